@@ -1,0 +1,60 @@
+/* arena: the one binary; dispatches to a subcommand from a table. */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/log.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+};
+
+static const struct command commands[] = {
+	{ "run", cmd_run, "run SPEC [--workers N] [--db URL] [--data DIR]" },
+	{ "check", cmd_check, "check SPEC" },
+	{ "plan", cmd_plan, "plan SPEC [--json]" },
+	{ "gen", cmd_gen, "gen GAME --seed N [GAME OPTIONS]" },
+	{ "coordinator", cmd_coordinator,
+	    "coordinator SPEC [--bind ENDPOINT] [--db URL] [--data DIR]" },
+	{ "worker", cmd_worker,
+	    "worker --connect ENDPOINT [--slots N] [--data DIR]" },
+	{ "standings", cmd_standings,
+	    "standings [SPEC] [--tournament NAME] [--stage NAME]\n"
+	    "        [--format table|csv|md|json|html] [--db URL] [--data DIR]" },
+	{ "export", cmd_export,
+	    "export games [SPEC] [--tournament NAME] [--format csv|json]\n"
+	    "        [--db URL] [--data DIR]" },
+	{ "db", cmd_db, "db start|stop|url [--data DIR]" },
+};
+
+static int
+usage(FILE *out)
+{
+	fprintf(out, "usage:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(out, "  arena %s\n", commands[i].usage);
+	return 2;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(stderr);
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		if (strcmp(argv[1], commands[i].name) == 0) {
+			log_init(commands[i].name, false);
+			return commands[i].run(argc - 1, argv + 1);
+		}
+	}
+	fprintf(stderr, "arena: unknown command '%s'\n", argv[1]);
+	return usage(stderr);
+}

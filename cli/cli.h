@@ -1,0 +1,20 @@
+/*
+ * cli: the subcommands of the one `arena` binary. Each takes the arguments
+ * after its own name (argv[0] is the subcommand) and returns the process
+ * exit status: 0 success, 1 a failure the user can act on (bad spec, a
+ * tournament that cannot run), 2 bad usage.
+ */
+#ifndef ARENA_CLI_H
+#define ARENA_CLI_H
+
+int cmd_run(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_coordinator(int argc, char **argv);
+int cmd_worker(int argc, char **argv);
+int cmd_standings(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_db(int argc, char **argv);
+
+#endif

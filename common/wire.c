@@ -1,0 +1,690 @@
+/*
+ * wire: the only msgpack and libzmq user. Every message is one frame, a
+ * msgpack array [PROTO_VERSION, type, fields...]; nested records (limits,
+ * seats, seat results) are arrays too, and optional strings are nil.
+ *
+ * Decoding runs in two passes. First a small walker checks the raw bytes
+ * against what our messages can contain: no maps, floats, binaries or
+ * extensions, arrays of at most WIRE_MAX_ARRAY items, nesting at most
+ * WIRE_MAX_DEPTH, every length inside the buffer. Only then does msgpack-c
+ * build objects, so a hostile frame cannot make it allocate memory in
+ * proportion to a length it merely claims. The second pass checks each
+ * field's type, count and range while copying it out.
+ */
+#include "common/wire.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <msgpack.h>
+#include <zmq.h>
+
+#include "common/log.h"
+
+#define WIRE_MAX_ARRAY 16
+#define WIRE_MAX_DEPTH 4
+/* Lets BYE and last results leave before a socket closes, but never hangs
+ * an exit on a peer that is gone. */
+#define WIRE_LINGER_MS 1000
+
+struct wire {
+	void *ctx;
+	void *sock;
+	bool router;		/* ROUTER (coordinator) or DEALER (worker) */
+};
+
+/* --- sockets --- */
+
+static struct wire *
+wire_open(int type, const char *endpoint)
+{
+	struct wire *w = xcalloc(1, sizeof *w);
+	int64_t max = PROTO_MAX_MESSAGE;
+	int linger = WIRE_LINGER_MS, one = 1;
+
+	w->router = type == ZMQ_ROUTER;
+	if ((w->ctx = zmq_ctx_new()) == NULL) {
+		log_errno("cannot create a ZeroMQ context");
+		goto fail;
+	}
+	if ((w->sock = zmq_socket(w->ctx, type)) == NULL) {
+		log_errno("cannot create a ZeroMQ socket");
+		goto fail;
+	}
+	if (zmq_setsockopt(w->sock, ZMQ_MAXMSGSIZE, &max, sizeof max) == -1 ||
+	    zmq_setsockopt(w->sock, ZMQ_LINGER, &linger, sizeof linger) == -1 ||
+	    (w->router && zmq_setsockopt(w->sock, ZMQ_ROUTER_MANDATORY, &one,
+	    sizeof one) == -1)) {
+		log_errno("cannot set socket options");
+		goto fail;
+	}
+	if (w->router ? zmq_bind(w->sock, endpoint) :
+	    zmq_connect(w->sock, endpoint)) {
+		log_error("cannot %s '%s': %s", w->router ? "bind" : "connect",
+		    endpoint, zmq_strerror(zmq_errno()));
+		goto fail;
+	}
+	return w;
+fail:
+	wire_free(w);
+	return NULL;
+}
+
+struct wire *
+wire_bind(const char *endpoint)
+{
+	return wire_open(ZMQ_ROUTER, endpoint);
+}
+
+struct wire *
+wire_connect(const char *endpoint)
+{
+	return wire_open(ZMQ_DEALER, endpoint);
+}
+
+void
+wire_free(struct wire *w)
+{
+	if (w == NULL)
+		return;
+	if (w->sock)
+		zmq_close(w->sock);
+	if (w->ctx)
+		zmq_ctx_term(w->ctx);
+	free(w);
+}
+
+void
+wire_peer_format(const struct wire_peer *p, char *out, size_t outlen)
+{
+	size_t n = p->len < 16 ? p->len : 16, off = 0;
+
+	if (outlen == 0)
+		return;
+	out[0] = '\0';
+	for (size_t i = 0; i < n && off + 3 <= outlen; i++)
+		off += snprintf(out + off, outlen - off, "%02x", p->id[i]);
+}
+
+int
+wire_send(struct wire *w, const struct wire_peer *to, const struct msg *m)
+{
+	char *buf;
+	size_t len;
+	int rc = -1;
+
+	assert((to != NULL) == w->router);
+	if (wire_encode(m, &buf, &len) == -1)
+		return -1;
+	if (w->router && zmq_send(w->sock, to->id, to->len,
+	    ZMQ_SNDMORE | ZMQ_DONTWAIT) == -1) {
+		log_error("cannot send to a peer: %s",
+		    zmq_strerror(zmq_errno()));
+		goto out;
+	}
+	if (zmq_send(w->sock, buf, len, ZMQ_DONTWAIT) == -1) {
+		log_error("cannot send a message: %s",
+		    zmq_strerror(zmq_errno()));
+		goto out;
+	}
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}
+
+static bool
+more_frames(void *sock)
+{
+	int more = 0;
+	size_t sz = sizeof more;
+
+	return zmq_getsockopt(sock, ZMQ_RCVMORE, &more, &sz) == 0 && more;
+}
+
+/* Reads and throws away the rest of a multi-frame message. */
+static void
+drain(void *sock)
+{
+	zmq_msg_t f;
+
+	while (more_frames(sock)) {
+		zmq_msg_init(&f);
+		zmq_msg_recv(&f, sock, ZMQ_DONTWAIT);
+		zmq_msg_close(&f);
+	}
+}
+
+int
+wire_recv(struct wire *w, struct wire_peer *from, struct msg *m)
+{
+	zmq_msg_t f;
+	int rc = -1;
+
+	zmq_msg_init(&f);
+	if (zmq_msg_recv(&f, w->sock, ZMQ_DONTWAIT) == -1) {
+		zmq_msg_close(&f);
+		if (zmq_errno() == EAGAIN || zmq_errno() == EINTR)
+			return 0;
+		return log_error("cannot receive: %s",
+		    zmq_strerror(zmq_errno()));
+	}
+	if (w->router) {
+		if (zmq_msg_size(&f) > sizeof from->id || !more_frames(w->sock)) {
+			log_warn("dropped a message without a peer envelope");
+			goto out;
+		}
+		from->len = zmq_msg_size(&f);
+		memcpy(from->id, zmq_msg_data(&f), from->len);
+		zmq_msg_close(&f);
+		zmq_msg_init(&f);
+		if (zmq_msg_recv(&f, w->sock, ZMQ_DONTWAIT) == -1) {
+			log_error("cannot receive a message body: %s",
+			    zmq_strerror(zmq_errno()));
+			goto out;
+		}
+	}
+	if (more_frames(w->sock)) {
+		log_warn("dropped a message of more than one frame");
+		goto out;
+	}
+	if (wire_decode(zmq_msg_data(&f), zmq_msg_size(&f), m) == 0)
+		rc = 1;
+out:
+	drain(w->sock);
+	zmq_msg_close(&f);
+	return rc;
+}
+
+int
+wire_poll(struct wire *w, struct pollfd *fds, size_t nfds, int64_t timeout_ms,
+    bool *readable)
+{
+	zmq_pollitem_t *items = xcalloc(nfds + 1, sizeof *items);
+	int n;
+
+	items[0].socket = w->sock;
+	items[0].events = ZMQ_POLLIN;
+	for (size_t i = 0; i < nfds; i++) {
+		items[i + 1].fd = fds[i].fd;
+		items[i + 1].events = fds[i].events;
+	}
+	n = zmq_poll(items, (int)nfds + 1, (long)timeout_ms);
+	if (n == -1 && zmq_errno() == EINTR)
+		n = 0;
+	else if (n == -1)
+		log_error("cannot poll: %s", zmq_strerror(zmq_errno()));
+	*readable = n > 0 && (items[0].revents & ZMQ_POLLIN);
+	for (size_t i = 0; i < nfds; i++)
+		fds[i].revents = n > 0 ? items[i + 1].revents : 0;
+	free(items);
+	return n;
+}
+
+/* --- encoding --- */
+
+static void
+pack_str(msgpack_packer *pk, const char *s)
+{
+	if (s == NULL) {
+		msgpack_pack_nil(pk);
+		return;
+	}
+	msgpack_pack_str(pk, strlen(s));
+	msgpack_pack_str_body(pk, s, strlen(s));
+}
+
+static void
+pack_game(msgpack_packer *pk, const struct msg_game *g)
+{
+	msgpack_pack_array(pk, 10);
+	msgpack_pack_int64(pk, PROTO_VERSION);
+	msgpack_pack_int64(pk, MSG_GAME);
+	msgpack_pack_int64(pk, g->game_id);
+	msgpack_pack_int64(pk, g->attempt);
+	pack_str(pk, g->game);
+	pack_str(pk, g->dataset_name);
+	pack_str(pk, g->dataset);
+	msgpack_pack_uint64(pk, g->seed);
+	msgpack_pack_array(pk, 4);
+	msgpack_pack_int64(pk, g->limits.call_ms);
+	msgpack_pack_int64(pk, g->limits.game_ms);
+	msgpack_pack_int64(pk, g->limits.memory_mb);
+	msgpack_pack_int64(pk, g->limits.resident_mb);
+	msgpack_pack_array(pk, g->nseats);
+	for (uint32_t i = 0; i < g->nseats; i++) {
+		msgpack_pack_array(pk, 4);
+		pack_str(pk, g->seats[i].entry);
+		pack_str(pk, g->seats[i].folder);
+		pack_str(pk, g->seats[i].build);
+		pack_str(pk, g->seats[i].run);
+	}
+}
+
+static void
+pack_result(msgpack_packer *pk, const struct msg_result *r)
+{
+	msgpack_pack_array(pk, 9);
+	msgpack_pack_int64(pk, PROTO_VERSION);
+	msgpack_pack_int64(pk, MSG_RESULT);
+	msgpack_pack_int64(pk, r->game_id);
+	msgpack_pack_int64(pk, r->attempt);
+	msgpack_pack_array(pk, r->nseats);
+	for (uint32_t i = 0; i < r->nseats; i++) {
+		const struct msg_seat_result *s = &r->seats[i];
+
+		msgpack_pack_array(pk, 6);
+		msgpack_pack_int64(pk, s->score);
+		pack_str(pk, verdict_code(s->verdict));
+		msgpack_pack_int64(pk, s->illegal);
+		msgpack_pack_int64(pk, s->cpu_ms);
+		msgpack_pack_int64(pk, s->wall_ms);
+		msgpack_pack_int64(pk, s->peak_kb);
+	}
+	pack_str(pk, r->end_reason);
+	pack_str(pk, r->detail);
+	pack_str(pk, r->referee);
+	pack_str(pk, r->replay);
+}
+
+int
+wire_encode(const struct msg *m, char **buf, size_t *len)
+{
+	msgpack_sbuffer sb;
+	msgpack_packer pk;
+
+	if ((m->type == MSG_GAME && m->u.game.nseats > PROTO_MAX_SEATS) ||
+	    (m->type == MSG_RESULT && m->u.result.nseats > PROTO_MAX_SEATS))
+		return log_error("cannot encode a message with %u seats",
+		    m->type == MSG_GAME ? m->u.game.nseats :
+		    m->u.result.nseats);
+	msgpack_sbuffer_init(&sb);
+	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+	switch (m->type) {
+	case MSG_HEARTBEAT:
+	case MSG_BYE:
+		msgpack_pack_array(&pk, 2);
+		msgpack_pack_int64(&pk, PROTO_VERSION);
+		msgpack_pack_int64(&pk, m->type);
+		break;
+	case MSG_READY:
+		msgpack_pack_array(&pk, 4);
+		msgpack_pack_int64(&pk, PROTO_VERSION);
+		msgpack_pack_int64(&pk, MSG_READY);
+		pack_str(&pk, m->u.ready.worker);
+		msgpack_pack_uint64(&pk, m->u.ready.slots);
+		break;
+	case MSG_GAME:
+		pack_game(&pk, &m->u.game);
+		break;
+	case MSG_RESULT:
+		pack_result(&pk, &m->u.result);
+		break;
+	default:
+		msgpack_sbuffer_destroy(&sb);
+		return log_error("cannot encode message type %d", m->type);
+	}
+	if (sb.data == NULL || sb.size > PROTO_MAX_MESSAGE) {
+		msgpack_sbuffer_destroy(&sb);
+		return log_error("cannot encode a message of over %d bytes",
+		    PROTO_MAX_MESSAGE);
+	}
+	*len = sb.size;
+	*buf = msgpack_sbuffer_release(&sb);
+	return 0;
+}
+
+/* --- decoding, pass 1: the shape of the raw bytes --- */
+
+static uint64_t
+be(const unsigned char *p, size_t n)
+{
+	uint64_t v = 0;
+
+	for (size_t i = 0; i < n; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Checks one object at *off and moves past it; -1 names what is wrong. */
+static int
+walk(const unsigned char *p, size_t len, size_t *off, int depth)
+{
+	size_t hdr, body = 0, items = 0;
+	unsigned char b;
+
+	if (*off >= len)
+		return log_error("malformed message: truncated");
+	b = p[*off];
+	if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3)
+		hdr = 1;
+	else if (b >= 0xcc && b <= 0xd3)	/* (u)int 8..64 */
+		hdr = 1 + ((size_t)1 << (b & 3));
+	else if (b >= 0xa0 && b <= 0xbf) {
+		hdr = 1;
+		body = b & 0x1f;
+	} else if (b >= 0xd9 && b <= 0xdb) {	/* str 8, 16, 32 */
+		hdr = 1 + ((size_t)1 << (b - 0xd9));
+		if (*off + hdr > len)
+			return log_error("malformed message: truncated");
+		body = be(p + *off + 1, hdr - 1);
+	} else if (b >= 0x90 && b <= 0x9f) {
+		hdr = 1;
+		items = b & 0x0f;
+	} else if (b == 0xdc || b == 0xdd) {	/* array 16, 32 */
+		hdr = b == 0xdc ? 3 : 5;
+		if (*off + hdr > len)
+			return log_error("malformed message: truncated");
+		items = be(p + *off + 1, hdr - 1);
+	} else
+		return log_error("malformed message: unexpected msgpack "
+		    "type 0x%02x", b);
+	if (hdr > len - *off || body > len - *off - hdr)
+		return log_error("malformed message: truncated");
+	*off += hdr + body;
+	if (items > WIRE_MAX_ARRAY)
+		return log_error("malformed message: array of %zu items",
+		    items);
+	if (items > 0 && depth >= WIRE_MAX_DEPTH)
+		return log_error("malformed message: nested too deep");
+	for (size_t i = 0; i < items; i++)
+		if (walk(p, len, off, depth + 1) == -1)
+			return -1;
+	return 0;
+}
+
+/* --- decoding, pass 2: fields --- */
+
+static int
+want_array(const msgpack_object *o, uint32_t min, uint32_t max,
+    const char *what)
+{
+	if (o->type != MSGPACK_OBJECT_ARRAY)
+		return log_error("malformed message: %s is not an array", what);
+	if (o->via.array.size < min || o->via.array.size > max)
+		return log_error("malformed message: %s has %" PRIu32
+		    " items", what, o->via.array.size);
+	return 0;
+}
+
+static int
+get_int(const msgpack_object *o, int64_t min, int64_t max, int64_t *out,
+    const char *what)
+{
+	if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER) {
+		if (o->via.u64 > (uint64_t)INT64_MAX)
+			goto range;
+		*out = (int64_t)o->via.u64;
+	} else if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+		*out = o->via.i64;
+	else
+		return log_error("malformed message: %s is not an integer",
+		    what);
+	if (*out >= min && *out <= max)
+		return 0;
+range:
+	return log_error("malformed message: %s out of range", what);
+}
+
+static int
+get_u64(const msgpack_object *o, uint64_t *out, const char *what)
+{
+	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
+		return log_error("malformed message: %s is not an unsigned "
+		    "integer", what);
+	*out = o->via.u64;
+	return 0;
+}
+
+/* A string field; NULL stays NULL only when optional. */
+static int
+get_str(const msgpack_object *o, bool optional, char **out, const char *what)
+{
+	if (o->type == MSGPACK_OBJECT_NIL && optional) {
+		*out = NULL;
+		return 0;
+	}
+	if (o->type != MSGPACK_OBJECT_STR)
+		return log_error("malformed message: %s is not a string", what);
+	if (memchr(o->via.str.ptr, '\0', o->via.str.size))
+		return log_error("malformed message: %s holds a NUL byte",
+		    what);
+	*out = xmalloc(o->via.str.size + 1);
+	memcpy(*out, o->via.str.ptr, o->via.str.size);
+	(*out)[o->via.str.size] = '\0';
+	return 0;
+}
+
+static int
+get_i32(const msgpack_object *o, int32_t min, int32_t *out, const char *what)
+{
+	int64_t v;
+
+	if (get_int(o, min, INT32_MAX, &v, what) == -1)
+		return -1;
+	*out = (int32_t)v;
+	return 0;
+}
+
+static int
+decode_ready(const msgpack_object *f, struct msg_ready *r)
+{
+	int64_t slots;
+
+	if (get_str(&f[0], false, &r->worker, "worker") == -1 ||
+	    get_int(&f[1], 0, UINT32_MAX, &slots, "slots") == -1)
+		return -1;
+	r->slots = (uint32_t)slots;
+	return 0;
+}
+
+static int
+decode_seat(const msgpack_object *o, struct msg_seat *s)
+{
+	const msgpack_object *f = o->via.array.ptr;
+
+	if (want_array(o, 4, 4, "seat") == -1)
+		return -1;
+	f = o->via.array.ptr;
+	if (get_str(&f[0], false, &s->entry, "entry") == -1 ||
+	    get_str(&f[1], false, &s->folder, "folder") == -1 ||
+	    get_str(&f[2], true, &s->build, "build") == -1 ||
+	    get_str(&f[3], false, &s->run, "run") == -1)
+		return -1;
+	return 0;
+}
+
+static int
+decode_game(const msgpack_object *f, struct msg_game *g)
+{
+	const msgpack_object *l;
+
+	if (get_int(&f[0], 1, INT64_MAX, &g->game_id, "game id") == -1 ||
+	    get_i32(&f[1], 1, &g->attempt, "attempt") == -1 ||
+	    get_str(&f[2], false, &g->game, "game") == -1 ||
+	    get_str(&f[3], false, &g->dataset_name, "dataset name") == -1 ||
+	    get_str(&f[4], false, &g->dataset, "dataset") == -1 ||
+	    get_u64(&f[5], &g->seed, "seed") == -1 ||
+	    want_array(&f[6], 4, 4, "limits") == -1)
+		return -1;
+	l = f[6].via.array.ptr;
+	if (get_int(&l[0], 1, INT64_MAX, &g->limits.call_ms, "call_ms") ||
+	    get_int(&l[1], 1, INT64_MAX, &g->limits.game_ms, "game_ms") ||
+	    get_int(&l[2], 1, INT64_MAX, &g->limits.memory_mb, "memory_mb") ||
+	    get_int(&l[3], 1, INT64_MAX, &g->limits.resident_mb,
+	    "resident_mb") ||
+	    want_array(&f[7], 1, PROTO_MAX_SEATS, "seats") == -1)
+		return -1;
+	for (uint32_t i = 0; i < f[7].via.array.size; i++) {
+		g->nseats = i + 1;	/* so msg_release frees what we got */
+		if (decode_seat(&f[7].via.array.ptr[i], &g->seats[i]) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+decode_seat_result(const msgpack_object *o, struct msg_seat_result *s)
+{
+	const msgpack_object *f;
+	char *code = NULL;
+	int rc;
+
+	if (want_array(o, 6, 6, "seat result") == -1)
+		return -1;
+	f = o->via.array.ptr;
+	if (get_int(&f[0], INT64_MIN, INT64_MAX, &s->score, "score") ||
+	    get_str(&f[1], false, &code, "verdict") ||
+	    get_i32(&f[2], 0, &s->illegal, "illegal") ||
+	    get_int(&f[3], 0, INT64_MAX, &s->cpu_ms, "cpu_ms") ||
+	    get_int(&f[4], 0, INT64_MAX, &s->wall_ms, "wall_ms") ||
+	    get_int(&f[5], 0, INT64_MAX, &s->peak_kb, "peak_kb")) {
+		free(code);
+		return -1;
+	}
+	rc = verdict_parse(code, &s->verdict);
+	if (rc == -1)
+		log_error("malformed message: unknown verdict '%s'", code);
+	free(code);
+	return rc;
+}
+
+static int
+decode_result(const msgpack_object *f, struct msg_result *r)
+{
+	if (get_int(&f[0], 1, INT64_MAX, &r->game_id, "game id") == -1 ||
+	    get_i32(&f[1], 1, &r->attempt, "attempt") == -1 ||
+	    want_array(&f[2], 1, PROTO_MAX_SEATS, "seat results") == -1)
+		return -1;
+	r->nseats = f[2].via.array.size;
+	for (uint32_t i = 0; i < r->nseats; i++)
+		if (decode_seat_result(&f[2].via.array.ptr[i],
+		    &r->seats[i]) == -1)
+			return -1;
+	if (get_str(&f[3], true, &r->end_reason, "end reason") == -1 ||
+	    get_str(&f[4], true, &r->detail, "detail") == -1 ||
+	    get_str(&f[5], true, &r->referee, "referee") == -1 ||
+	    get_str(&f[6], true, &r->replay, "replay") == -1)
+		return -1;
+	return 0;
+}
+
+/* Number of fields after [version, type] for each type, or -1. */
+static int
+field_count(int64_t type)
+{
+	switch (type) {
+	case MSG_HEARTBEAT:
+	case MSG_BYE:
+		return 0;
+	case MSG_READY:
+		return 2;
+	case MSG_GAME:
+		return 8;
+	case MSG_RESULT:
+		return 7;
+	default:
+		return -1;
+	}
+}
+
+static int
+decode_fields(const msgpack_object *top, struct msg *m)
+{
+	const msgpack_object *a;
+	int64_t version, type;
+	int n;
+
+	if (want_array(top, 2, WIRE_MAX_ARRAY, "message") == -1)
+		return -1;
+	a = top->via.array.ptr;
+	if (get_int(&a[0], INT64_MIN, INT64_MAX, &version, "version") == -1 ||
+	    get_int(&a[1], INT64_MIN, INT64_MAX, &type, "type") == -1)
+		return -1;
+	if (version != PROTO_VERSION)
+		return log_error("malformed message: protocol version %" PRId64
+		    ", expected %d", version, PROTO_VERSION);
+	if ((n = field_count(type)) == -1)
+		return log_error("malformed message: unknown type %" PRId64,
+		    type);
+	if (top->via.array.size != (uint32_t)n + 2)
+		return log_error("malformed message: type %" PRId64 " with %"
+		    PRIu32 " fields, expected %d", type,
+		    top->via.array.size - 2, n);
+	m->type = (enum msg_type)type;
+	switch (m->type) {
+	case MSG_READY:
+		return decode_ready(a + 2, &m->u.ready);
+	case MSG_GAME:
+		return decode_game(a + 2, &m->u.game);
+	case MSG_RESULT:
+		return decode_result(a + 2, &m->u.result);
+	default:
+		return 0;
+	}
+}
+
+int
+wire_decode(const void *buf, size_t len, struct msg *m)
+{
+	msgpack_unpacked up;
+	size_t off = 0;
+	int rc = -1;
+
+	memset(m, 0, sizeof *m);
+	m->type = MSG_HEARTBEAT;	/* owns nothing until decoded */
+	if (len > PROTO_MAX_MESSAGE)
+		return log_error("malformed message: %zu bytes", len);
+	if (walk(buf, len, &off, 0) == -1)
+		return -1;
+	if (off != len)
+		return log_error("malformed message: %zu bytes after the end",
+		    len - off);
+	msgpack_unpacked_init(&up);
+	off = 0;
+	if (msgpack_unpack_next(&up, buf, len, &off) != MSGPACK_UNPACK_SUCCESS)
+		log_error("malformed message: not msgpack");
+	else
+		rc = decode_fields(&up.data, m);
+	msgpack_unpacked_destroy(&up);
+	if (rc == -1) {
+		msg_release(m);
+		m->type = MSG_HEARTBEAT;
+	}
+	return rc;
+}
+
+void
+msg_release(struct msg *m)
+{
+	switch (m->type) {
+	case MSG_READY:
+		free(m->u.ready.worker);
+		break;
+	case MSG_GAME:
+		free(m->u.game.game);
+		free(m->u.game.dataset_name);
+		free(m->u.game.dataset);
+		for (uint32_t i = 0; i < m->u.game.nseats &&
+		    i < PROTO_MAX_SEATS; i++) {
+			free(m->u.game.seats[i].entry);
+			free(m->u.game.seats[i].folder);
+			free(m->u.game.seats[i].build);
+			free(m->u.game.seats[i].run);
+		}
+		break;
+	case MSG_RESULT:
+		free(m->u.result.end_reason);
+		free(m->u.result.detail);
+		free(m->u.result.referee);
+		free(m->u.result.replay);
+		break;
+	default:
+		break;
+	}
+	memset(&m->u, 0, sizeof m->u);
+}

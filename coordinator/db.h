@@ -1,0 +1,115 @@
+/*
+ * db: all durable state, in PostgreSQL; the only libpq user. Every state
+ * change is one statement or one transaction, so the coordinator may be
+ * killed at any moment and resume from the database alone. Match results
+ * and standings are computed by views in schema.sql; this module only
+ * reads them.
+ *
+ * Game states (games.state, a CHECK constraint):
+ *	queued -> running (leased to a worker until lease_until)
+ *	running -> done (a result recorded) | queued (attempt + 1: lease
+ *	expired or our own failure)
+ */
+#ifndef ARENA_DB_H
+#define ARENA_DB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/proto.h"
+#include "common/spec.h"
+#include "coordinator/plan.h"
+
+struct db;
+
+/* Connects (conninfo as libpq takes it) and brings the schema up to the
+ * current version. NULL after logging why. Free with db_free(). */
+struct db *db_open(const char *conninfo);
+void db_free(struct db *db);
+
+/* Stores a new tournament from spec (entries, datasets with their file
+ * contents, stages), or finds the one of the same name. Resuming with a
+ * spec whose text differs is an error. spec_text is the spec file's text. */
+int db_tournament_open(struct db *db, const struct spec *spec,
+    const char *spec_text, int64_t *tournament_id);
+/* The tournament called name, or with name NULL the latest one. Returns 1
+ * and *id when found, 0 when not, -1 on error. */
+int db_tournament_find(struct db *db, const char *name, int64_t *id);
+/* The name of tournament id. Caller owns *name; free(). */
+int db_tournament_name(struct db *db, int64_t id, char **name);
+
+enum db_stage_state {
+	DB_STAGE_PENDING,	/* not expanded yet */
+	DB_STAGE_RUNNING,	/* expanded, games left to play */
+	DB_STAGE_DONE,		/* every game has a result */
+};
+
+/* Stores an expanded stage (groups, members, matches, queued games) in
+ * one transaction. A stage already stored is left as it is. */
+int db_stage_store(struct db *db, int64_t tournament_id,
+    const struct plan_stage *ps);
+int db_stage_state(struct db *db, int64_t tournament_id, size_t stage,
+    enum db_stage_state *state);
+/* Entry indexes going on from a done stage: the top `advance` of each
+ * group, by group then rank (ties at the cut: more net points, then draw
+ * order). Caller owns *entries; free(). */
+int db_stage_advancers(struct db *db, int64_t tournament_id, size_t stage,
+    size_t **entries, size_t *n);
+
+/* Leases the next queued game of the tournament to worker until now +
+ * lease_ms. Returns 1 and fills *game, 0 when nothing is queued, -1 on
+ * error. Caller owns *game's fields; free with msg_release(). */
+int db_game_claim(struct db *db, int64_t tournament_id, const char *worker,
+    int64_t lease_ms, struct msg_game *game);
+/* Records a result for (game, attempt) in one transaction. A duplicate,
+ * late or replayed delivery changes nothing: *recorded says which. */
+int db_result_record(struct db *db, const struct msg_result *r,
+    const char *worker, bool *recorded);
+/* Puts a running game back in the queue with attempt + 1 (our own failure,
+ * reason logged in the history). Nothing if (game, attempt) is stale. */
+int db_game_requeue(struct db *db, int64_t game_id, int32_t attempt,
+    const char *reason);
+/* Requeues every running game whose lease has run out; *n how many. */
+int db_leases_expire(struct db *db, int64_t tournament_id, int *n);
+/* Games with a result, and all games, over the stages expanded so far. */
+int db_progress(struct db *db, int64_t tournament_id, int64_t *done,
+    int64_t *total);
+
+struct db_standing {
+	char *stage;
+	char *group;		/* "A", "B", ... */
+	int rank;		/* 1-based; equal points and games won share */
+	char *entry;
+	int played, won, drawn, lost;	/* matches */
+	int points;		/* 3 a win, 1 a draw */
+	int games_won;
+	int64_t net_points;
+};
+
+struct db_game_row {
+	char *stage;
+	char *group;
+	int64_t match;		/* matches.id */
+	int64_t game;		/* games.id */
+	char *dataset;
+	char *first;		/* entry that played A */
+	char *second;
+	int64_t score_first;
+	int64_t score_second;
+	char *winner;		/* entry name, "" for a draw */
+	char *end_reason;
+};
+
+/* Standings of one stage (by name) or, with stage NULL, of every stage in
+ * stage order; rows ordered by group then rank then entry name. Caller
+ * owns the rows; free with db_standings_free(). */
+int db_standings(struct db *db, int64_t tournament_id, const char *stage,
+    struct db_standing **rows, size_t *n);
+void db_standings_free(struct db_standing *rows, size_t n);
+/* Every game with its current result, by stage, group, match, game. */
+int db_games(struct db *db, int64_t tournament_id, struct db_game_row **rows,
+    size_t *n);
+void db_games_free(struct db_game_row *rows, size_t n);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * dispatch: the coordinator's one event loop. Workers say READY with their
+ * free slots; while a worker has a free slot and the database has a queued
+ * game, the game is leased to it and sent. Results are recorded (a
+ * duplicate or stale one changes nothing), and after each the tournament
+ * advances to its next stage when one is done. Workers silent for
+ * PROTO_LIVENESS heartbeats are forgotten; their games come back to the
+ * queue when their leases run out.
+ */
+#ifndef ARENA_DISPATCH_H
+#define ARENA_DISPATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/spec.h"
+#include "coordinator/db.h"
+
+/* How often expired leases are put back in the queue. */
+#define DISPATCH_EXPIRE_MS 3000
+
+struct dispatch_opts {
+	const char *bind;		/* ROUTER endpoint, e.g. tcp port 7700 */
+	struct db *db;
+	int64_t tournament_id;
+	const struct spec *spec;
+	bool exit_when_done;	/* BYE to every worker and return once the
+				 * last stage is done */
+	bool progress;		/* a progress line (terminal) or log lines */
+};
+
+/* Serves workers until the tournament is finished (with exit_when_done)
+ * or SIGINT/SIGTERM; returns 0 then. -1 when it cannot start (bind). A bad
+ * message or a database error is logged and survived. */
+int dispatch_run(const struct dispatch_opts *opts);
+
+/* The lease for one game of spec: generous, from the limits (the game time
+ * of every seat twice over, plus a minute for builds and start-up). */
+int64_t dispatch_lease_ms(const struct spec *spec, uint32_t nseats);
+
+#endif

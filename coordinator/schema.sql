@@ -1,0 +1,292 @@
+-- arena's PostgreSQL schema: all durable state, and the views that turn
+-- games into match results and standings, so anyone can query them with
+-- psql ("SELECT * FROM standings WHERE tournament_id = 1").
+--
+-- Each "-- migration N" section below is applied once, in order, by
+-- db_open() (coordinator/db.c), all missing ones in one transaction under
+-- an advisory lock; schema_version records which are applied. Never edit a
+-- released migration: append a new one.
+--
+-- State machines are CHECK constraints mirroring the C enums:
+--	games.state	queued -> running -> done | queued (attempt + 1)
+--	verdicts	common/verdict.h
+-- A game's current result is games.result_id; older results of the same
+-- game (earlier attempts, reruns) stay in results for audit.
+
+-- migration 1
+
+CREATE TABLE tournaments (
+	id		bigserial PRIMARY KEY,
+	name		text NOT NULL UNIQUE,
+	game		text NOT NULL,
+	seed		numeric(20, 0) NOT NULL
+			CHECK (seed >= 0 AND seed < 18446744073709551616),
+	spec_text	text NOT NULL,		-- the spec file, to resume
+	spec_sha256	text NOT NULL,
+	call_ms		bigint NOT NULL CHECK (call_ms > 0),
+	game_ms		bigint NOT NULL CHECK (game_ms > 0),
+	memory_mb	bigint NOT NULL CHECK (memory_mb > 0),
+	resident_mb	bigint NOT NULL CHECK (resident_mb > 0),
+	created_at	timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE entries (
+	id		bigserial PRIMARY KEY,
+	tournament_id	bigint NOT NULL REFERENCES tournaments ON DELETE CASCADE,
+	idx		integer NOT NULL CHECK (idx >= 0),	-- spec order
+	name		text NOT NULL,
+	folder		text NOT NULL,
+	build		text,
+	run		text NOT NULL,
+	UNIQUE (tournament_id, idx),
+	UNIQUE (tournament_id, name)
+);
+
+CREATE TABLE datasets (
+	id		bigserial PRIMARY KEY,
+	tournament_id	bigint NOT NULL REFERENCES tournaments ON DELETE CASCADE,
+	idx		integer NOT NULL CHECK (idx >= 0),
+	name		text NOT NULL,
+	content		text NOT NULL,		-- the whole file
+	UNIQUE (tournament_id, idx),
+	UNIQUE (tournament_id, name)
+);
+
+CREATE TABLE stages (
+	id		bigserial PRIMARY KEY,
+	tournament_id	bigint NOT NULL REFERENCES tournaments ON DELETE CASCADE,
+	idx		integer NOT NULL CHECK (idx >= 0),
+	name		text NOT NULL,
+	format		text NOT NULL CHECK (format IN ('round_robin', 'final')),
+	advance		integer NOT NULL CHECK (advance >= 0),
+	expanded_at	timestamptz,		-- NULL until its games exist
+	UNIQUE (tournament_id, idx),
+	UNIQUE (tournament_id, name)
+);
+
+CREATE TABLE groups (
+	id		bigserial PRIMARY KEY,
+	stage_id	bigint NOT NULL REFERENCES stages ON DELETE CASCADE,
+	idx		integer NOT NULL CHECK (idx >= 0),
+	name		text NOT NULL,
+	UNIQUE (stage_id, idx),
+	UNIQUE (stage_id, name),
+	UNIQUE (id, stage_id)
+);
+
+CREATE TABLE group_members (
+	group_id	bigint NOT NULL REFERENCES groups ON DELETE CASCADE,
+	entry_id	bigint NOT NULL REFERENCES entries ON DELETE CASCADE,
+	draw		integer NOT NULL CHECK (draw >= 0),	-- draw position
+	PRIMARY KEY (group_id, entry_id),
+	UNIQUE (group_id, draw)
+);
+
+CREATE TABLE matches (
+	id		bigserial PRIMARY KEY,
+	stage_id	bigint NOT NULL REFERENCES stages ON DELETE CASCADE,
+	group_id	bigint NOT NULL,
+	idx		integer NOT NULL CHECK (idx >= 0),	-- plan order
+	entry_a		bigint NOT NULL REFERENCES entries,
+	entry_b		bigint NOT NULL REFERENCES entries,
+	UNIQUE (stage_id, idx),
+	FOREIGN KEY (group_id, stage_id) REFERENCES groups (id, stage_id)
+		ON DELETE CASCADE,
+	CHECK (entry_a <> entry_b)
+);
+
+CREATE TABLE games (
+	id		bigserial PRIMARY KEY,
+	match_id	bigint NOT NULL REFERENCES matches ON DELETE CASCADE,
+	idx		integer NOT NULL CHECK (idx >= 0),	-- in its match
+	dataset_id	bigint NOT NULL REFERENCES datasets,
+	first_entry	bigint NOT NULL REFERENCES entries,	-- seat A
+	second_entry	bigint NOT NULL REFERENCES entries,	-- seat B
+	seed		numeric(20, 0) NOT NULL
+			CHECK (seed >= 0 AND seed < 18446744073709551616),
+	state		text NOT NULL DEFAULT 'queued'
+			CHECK (state IN ('queued', 'running', 'done')),
+	attempt		integer NOT NULL DEFAULT 1 CHECK (attempt >= 1),
+	worker		text,			-- while running
+	lease_until	timestamptz,		-- while running
+	result_id	bigint,			-- the current result, when done
+	UNIQUE (match_id, idx),
+	CHECK (first_entry <> second_entry),
+	CHECK ((state = 'running') = (worker IS NOT NULL)),
+	CHECK ((state = 'running') = (lease_until IS NOT NULL)),
+	CHECK ((state = 'done') = (result_id IS NOT NULL))
+);
+CREATE INDEX games_queued ON games (match_id, idx) WHERE state = 'queued';
+CREATE INDEX games_running ON games (lease_until) WHERE state = 'running';
+
+-- One row per delivered result, keyed by (game, attempt): a duplicate or
+-- late delivery of the same attempt cannot add a second one.
+CREATE TABLE results (
+	id		bigserial PRIMARY KEY,
+	game_id		bigint NOT NULL REFERENCES games ON DELETE CASCADE,
+	attempt		integer NOT NULL CHECK (attempt >= 1),
+	end_reason	text NOT NULL,
+	detail		text NOT NULL,
+	referee		text NOT NULL,
+	replay		text NOT NULL,
+	worker		text NOT NULL,
+	recorded_at	timestamptz NOT NULL DEFAULT now(),
+	UNIQUE (game_id, attempt),
+	UNIQUE (id, game_id)
+);
+-- The current result must be one of the game's own.
+ALTER TABLE games ADD FOREIGN KEY (result_id, id)
+	REFERENCES results (id, game_id) DEFERRABLE INITIALLY DEFERRED;
+
+-- A child table rather than columns: the protocol allows up to 8 seats.
+CREATE TABLE result_seats (
+	result_id	bigint NOT NULL REFERENCES results ON DELETE CASCADE,
+	seat		smallint NOT NULL CHECK (seat >= 0 AND seat < 8),
+	score		bigint NOT NULL,
+	verdict		text NOT NULL CHECK (verdict IN
+			('OK', 'WA', 'TO', 'ML', 'RE', 'SV', 'OL', 'XX')),
+	illegal		integer NOT NULL CHECK (illegal >= 0),
+	cpu_ms		bigint NOT NULL CHECK (cpu_ms >= 0),
+	wall_ms		bigint NOT NULL CHECK (wall_ms >= 0),
+	peak_kb		bigint NOT NULL CHECK (peak_kb >= 0),
+	PRIMARY KEY (result_id, seat)
+);
+
+-- Why a game went back to the queue: one row per ended attempt that did
+-- not produce a result.
+CREATE TABLE game_events (
+	id		bigserial PRIMARY KEY,
+	game_id		bigint NOT NULL REFERENCES games ON DELETE CASCADE,
+	attempt		integer NOT NULL CHECK (attempt >= 1),	-- that ended
+	kind		text NOT NULL
+			CHECK (kind IN ('requeue', 'lease_expired')),
+	reason		text NOT NULL,
+	worker		text,
+	at		timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX game_events_game ON game_events (game_id);
+
+-- Every game with a current result, seat 0 having played first. The
+-- winner has the higher score and earns the difference as net points; a
+-- draw (equal scores) has no winner.
+CREATE VIEW game_outcomes AS
+SELECT g.id AS game_id, g.match_id, m.stage_id, m.group_id, g.idx,
+	g.first_entry, g.second_entry,
+	s0.score AS score_first, s1.score AS score_second,
+	CASE WHEN s0.score > s1.score THEN g.first_entry
+	     WHEN s1.score > s0.score THEN g.second_entry END AS winner,
+	abs(s0.score - s1.score) AS net_points,
+	r.id AS result_id, r.end_reason
+FROM games g
+JOIN matches m ON m.id = g.match_id
+JOIN results r ON r.id = g.result_id
+JOIN result_seats s0 ON s0.result_id = r.id AND s0.seat = 0
+JOIN result_seats s1 ON s1.result_id = r.id AND s1.seat = 1;
+
+-- Every match: games won and net points per side; complete once every
+-- game has a result. The winner has more games won, then more net
+-- points; else it is a draw. Points 3/1/0, only for complete matches.
+CREATE VIEW match_results AS
+SELECT t.*,
+	CASE WHEN NOT t.complete THEN NULL
+	     WHEN t.a_games_won > t.b_games_won THEN t.entry_a
+	     WHEN t.b_games_won > t.a_games_won THEN t.entry_b
+	     WHEN t.a_net_points > t.b_net_points THEN t.entry_a
+	     WHEN t.b_net_points > t.a_net_points THEN t.entry_b END AS winner,
+	CASE WHEN NOT t.complete THEN NULL
+	     WHEN (t.a_games_won, t.a_net_points) >
+		  (t.b_games_won, t.b_net_points) THEN 3
+	     WHEN (t.a_games_won, t.a_net_points) =
+		  (t.b_games_won, t.b_net_points) THEN 1
+	     ELSE 0 END AS a_points,
+	CASE WHEN NOT t.complete THEN NULL
+	     WHEN (t.b_games_won, t.b_net_points) >
+		  (t.a_games_won, t.a_net_points) THEN 3
+	     WHEN (t.b_games_won, t.b_net_points) =
+		  (t.a_games_won, t.a_net_points) THEN 1
+	     ELSE 0 END AS b_points
+FROM (
+	SELECT m.id AS match_id, m.stage_id, m.group_id, m.idx,
+		m.entry_a, m.entry_b,
+		count(g.id) AS games, count(o.game_id) AS games_done,
+		count(o.game_id) = count(g.id) AS complete,
+		count(*) FILTER (WHERE o.winner = m.entry_a) AS a_games_won,
+		count(*) FILTER (WHERE o.winner = m.entry_b) AS b_games_won,
+		coalesce(sum(o.net_points)
+		    FILTER (WHERE o.winner = m.entry_a), 0) AS a_net_points,
+		coalesce(sum(o.net_points)
+		    FILTER (WHERE o.winner = m.entry_b), 0) AS b_net_points
+	FROM matches m
+	JOIN games g ON g.match_id = m.id
+	LEFT JOIN game_outcomes o ON o.game_id = g.id
+	GROUP BY m.id
+) t;
+
+-- Standings per stage and group, from complete matches only (a match in
+-- progress is not half a loss). Ranked by points, then games won; equal
+-- in both share a rank, with gaps (1, 2, 2, 4).
+CREATE VIEW standings AS
+WITH sides AS (
+	SELECT group_id, entry_a AS entry_id, a_games_won AS games_won,
+		a_net_points AS net_points, a_points AS points
+	FROM match_results WHERE complete
+	UNION ALL
+	SELECT group_id, entry_b, b_games_won, b_net_points, b_points
+	FROM match_results WHERE complete
+), tally AS (
+	SELECT gm.group_id, gm.entry_id, gm.draw,
+		count(sd.points) AS played,
+		count(*) FILTER (WHERE sd.points = 3) AS won,
+		count(*) FILTER (WHERE sd.points = 1) AS drawn,
+		count(*) FILTER (WHERE sd.points = 0) AS lost,
+		coalesce(sum(sd.points), 0) AS points,
+		coalesce(sum(sd.games_won), 0) AS games_won,
+		coalesce(sum(sd.net_points), 0) AS net_points
+	FROM group_members gm
+	LEFT JOIN sides sd ON sd.group_id = gm.group_id
+		AND sd.entry_id = gm.entry_id
+	GROUP BY gm.group_id, gm.entry_id, gm.draw
+)
+SELECT st.tournament_id, st.id AS stage_id, st.idx AS stage_idx,
+	st.name AS stage_name, gr.id AS group_id, gr.idx AS group_idx,
+	gr.name AS group_name,
+	rank() OVER (PARTITION BY t.group_id
+	    ORDER BY t.points DESC, t.games_won DESC) AS rank,
+	e.id AS entry_id, e.idx AS entry_idx, e.name AS entry_name, t.draw,
+	t.played, t.won, t.drawn, t.lost, t.points, t.games_won, t.net_points
+FROM tally t
+JOIN groups gr ON gr.id = t.group_id
+JOIN stages st ON st.id = gr.stage_id
+JOIN entries e ON e.id = t.entry_id;
+
+-- Who goes on from each group: the top `advance` by rank; ties at the cut
+-- go to more net points, then to the earlier draw position.
+CREATE VIEW advancers AS
+SELECT * FROM (
+	SELECT s.*, st.advance,
+		row_number() OVER (PARTITION BY s.group_id
+		    ORDER BY s.rank, s.net_points DESC, s.draw) AS place
+	FROM standings s JOIN stages st ON st.id = s.stage_id
+) o WHERE o.place <= o.advance;
+
+-- Every game, with its current result when it has one (winner '' for a
+-- draw, NULL without a result).
+CREATE VIEW game_list AS
+SELECT st.tournament_id, st.idx AS stage_idx, st.name AS stage_name,
+	gr.idx AS group_idx, gr.name AS group_name,
+	m.idx AS match_idx, m.id AS match_id, g.idx AS game_idx,
+	g.id AS game_id, d.name AS dataset_name,
+	f.name AS first_name, s.name AS second_name, g.state, g.attempt,
+	o.score_first, o.score_second,
+	CASE WHEN o.game_id IS NOT NULL THEN coalesce(w.name, '') END
+		AS winner_name,
+	o.end_reason
+FROM games g
+JOIN matches m ON m.id = g.match_id
+JOIN groups gr ON gr.id = m.group_id
+JOIN stages st ON st.id = m.stage_id
+JOIN datasets d ON d.id = g.dataset_id
+JOIN entries f ON f.id = g.first_entry
+JOIN entries s ON s.id = g.second_entry
+LEFT JOIN game_outcomes o ON o.game_id = g.id
+LEFT JOIN entries w ON w.id = o.winner;

@@ -1,0 +1,98 @@
+/*
+ * tournament: moves a tournament from stage to stage. The database says
+ * which stages are expanded and done; this only decides what comes next,
+ * so any number of calls, from any process, after any crash, converge.
+ */
+#include "coordinator/tournament.h"
+
+#include <stdlib.h>
+
+#include "common/log.h"
+#include "coordinator/check.h"
+#include "coordinator/plan.h"
+
+int
+tournament_load(const char *spec_path, struct spec **spec, char **text)
+{
+	struct spec *s = NULL;
+
+	if (spec_load(spec_path, stderr, &s) < 0)
+		return log_error("spec '%s' has problems", spec_path);
+	if (check_spec(s, stderr) > 0) {
+		spec_free(s);
+		return log_error("spec '%s' has problems", spec_path);
+	}
+	if (check_read_file(spec_path, text, NULL) < 0) {
+		spec_free(s);
+		return -1;
+	}
+	*spec = s;
+	return 0;
+}
+
+int
+tournament_open(struct db *db, const struct spec *spec, const char *text,
+    int64_t *tournament_id)
+{
+	bool finished;
+
+	if (db_tournament_open(db, spec, text, tournament_id) < 0)
+		return -1;
+	return tournament_advance(db, spec, *tournament_id, &finished);
+}
+
+/* Expands stage i, whose entrants are every entry (first stage) or the
+ * advancers of stage i - 1, which is done. */
+static int
+expand_stage(struct db *db, const struct spec *spec, int64_t tournament_id,
+    size_t i)
+{
+	struct plan_stage *ps = NULL;
+	size_t *entrants = NULL, n;
+	int rc = -1;
+
+	if (i == 0) {
+		n = spec->nentries;
+		entrants = xcalloc(n, sizeof *entrants);
+		for (size_t e = 0; e < n; e++)
+			entrants[e] = e;
+	} else if (db_stage_advancers(db, tournament_id, i - 1, &entrants,
+	    &n) < 0) {
+		return -1;
+	}
+	if (plan_expand(spec, i, entrants, n, &ps) < 0)
+		goto out;
+	if (db_stage_store(db, tournament_id, ps) < 0)
+		goto out;
+	log_info("stage '%s' expanded: %zu entrants, %zu groups, %zu matches",
+	    spec->stages[i].name, n, ps->ngroups, ps->nmatches);
+	rc = 0;
+out:
+	plan_stage_free(ps);
+	free(entrants);
+	return rc;
+}
+
+int
+tournament_advance(struct db *db, const struct spec *spec,
+    int64_t tournament_id, bool *finished)
+{
+	enum db_stage_state state;
+
+	*finished = false;
+	for (size_t i = 0; i < spec->nstages; i++) {
+		if (db_stage_state(db, tournament_id, i, &state) < 0)
+			return -1;
+		if (state == DB_STAGE_PENDING) {
+			if (expand_stage(db, spec, tournament_id, i) < 0)
+				return -1;
+			/* A stage may be done as soon as it is stored. */
+			if (db_stage_state(db, tournament_id, i, &state) < 0)
+				return -1;
+		}
+		if (state != DB_STAGE_DONE)
+			return 0;
+	}
+	*finished = true;
+	return 0;
+}

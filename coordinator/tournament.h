@@ -1,0 +1,31 @@
+/*
+ * tournament: a spec's life in the database, stage after stage. Opening
+ * stores the tournament and expands its first stage; advancing expands the
+ * next stage once every game of the current one has a result.
+ */
+#ifndef ARENA_TOURNAMENT_H
+#define ARENA_TOURNAMENT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/spec.h"
+#include "coordinator/db.h"
+
+/* Loads and checks spec_path (spec_load + check_spec, every problem
+ * printed to stderr), before anything is started for it. Caller owns
+ * *spec and *text (the file's text); free with spec_free() and free(). */
+int tournament_load(const char *spec_path, struct spec **spec, char **text);
+
+/* Stores a loaded spec (or finds it, to resume) and expands the stages
+ * that can be expanded. */
+int tournament_open(struct db *db, const struct spec *spec, const char *text,
+    int64_t *tournament_id);
+
+/* Expands every stage whose predecessor is done. *finished is true when
+ * the last stage is done too. Safe to call at any time, any number of
+ * times: a stage is expanded once. */
+int tournament_advance(struct db *db, const struct spec *spec,
+    int64_t tournament_id, bool *finished);
+
+#endif

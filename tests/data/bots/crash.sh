@@ -1,0 +1,2 @@
+read -r line
+kill -SEGV $$

@@ -1,0 +1,3 @@
+read -r line
+echo first
+exit 3

@@ -1,0 +1,4 @@
+read -r line
+while :; do
+	printf 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'
+done

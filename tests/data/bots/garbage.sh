@@ -1,0 +1,3 @@
+while read -r line; do
+	printf '\001\002 garbage ### %s\n' "$line"
+done

@@ -1,0 +1,3 @@
+read -r line
+sleep 10
+echo late

@@ -1,0 +1,4 @@
+while read -r line; do
+	sleep 0.08
+	echo 1
+done

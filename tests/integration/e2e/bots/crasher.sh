@@ -1,0 +1,3 @@
+# Dies of a segmentation fault on its first call.
+IFS= read -r line
+kill -SEGV $$

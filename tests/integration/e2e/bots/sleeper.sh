@@ -1,0 +1,2 @@
+# Never answers.
+exec sleep 3600

@@ -1,0 +1,37 @@
+# The whole pipeline on one machine: a private PostgreSQL, a coordinator
+# and two worker processes over ZeroMQ play an 8-entry Dream City
+# tournament (groups, then a final) and the standings must equal the table
+# worked out by hand in e2e/expected.md.
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+spec="$here/e2e/spec.yaml"
+
+"$ARENA" check "$spec" > "$scratch/check.out"
+expect_match "$scratch/check.out" "8 entries"
+
+"$ARENA" run "$spec" --workers 2 > "$scratch/run.out" 2> "$scratch/run.err" ||
+	{ cat "$scratch/run.err" >&2; fail "arena run failed"; }
+expect_match "$scratch/run.out" "kitc"
+
+"$ARENA" standings "$spec" --format csv > "$scratch/standings.csv"
+diff -u "$here/e2e/expected.csv" "$scratch/standings.csv" ||
+	fail "standings differ from the hand-computed table"
+
+# Every game has exactly one result, with the end the rules give it.
+"$ARENA" export games "$spec" --format csv > "$scratch/games.csv"
+games=$(($(wc -l < "$scratch/games.csv") - 1))
+[ "$games" -eq 72 ] || fail "expected 72 games, got $games"
+expect_match "$scratch/games.csv" ",crasher,[^,]*,0,2,[a-z]+,RE$"
+expect_match "$scratch/games.csv" ",sleeper,[^,]*,0,2,[a-z]+,TO$"
+expect_match "$scratch/games.csv" ",garbage,passer,0,0,,call_limit$"
+expect_match "$scratch/games.csv" ",kitc,crasher,4,0,kitc,all_placed$"
+cut -d, -f4 "$scratch/games.csv" | sort | uniq -d | grep -q . &&
+	fail "a game is listed twice"
+
+# Running the finished tournament again resumes it: nothing is replayed
+# and the standings stay the same.
+"$ARENA" run "$spec" --workers 1 > "$scratch/rerun.out" 2> "$scratch/rerun.err" ||
+	{ cat "$scratch/rerun.err" >&2; fail "second arena run failed"; }
+"$ARENA" standings "$spec" --format csv | diff -u "$here/e2e/expected.csv" - ||
+	fail "standings changed on resume"
+echo "e2e dreamcity: ok"

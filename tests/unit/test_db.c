@@ -1,0 +1,498 @@
+/*
+ * Unit tests for coordinator/db and schema.sql against a throwaway cluster:
+ * a hand-built tournament (spec and plan written here, not by spec.c or
+ * plan.c) is claimed and recorded game by game, with a duplicate, a stale
+ * attempt, an XX, an expired lease and an explicit requeue on the way, and
+ * the standings and advancers are compared with tables computed by hand.
+ * The tests run in order and share the database.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/proto.h"
+#include "coordinator/db.h"
+#include "pgtest.h"
+
+/*
+ * Group A: P Q R S, group B drawn as V T U (entry indexes 6 4 5). Each
+ * match plays dataset 0 twice, a first then b first. Hand-computed:
+ *
+ *	PQ  P 2-0 games                        P wins on games
+ *	PR  1-1 games, net 15 to 2             P wins on net points
+ *	PS  two equal-score games              draw
+ *	QR  1-1 games, net 3 to 3              draw
+ *	QS  Q 2-0                              Q wins
+ *	RS  R 1-0 and a drawn game             R wins
+ *	VT, VU, TU: every game a draw          draws
+ *
+ *	A: P 7 pts (gw 3, net 26) rank 1; Q 4 (3, 10) and R 4 (3, 35) both
+ *	rank 2; S 1 rank 4. Advance 2: P, then R over Q on net points.
+ *	B: T, U, V all 2 pts, rank 1; advance 2 by draw order: V, T.
+ */
+enum { P, Q, R, S, T, U, V, NENTRIES };
+
+static const char *const names[NENTRIES] = { "P", "Q", "R", "S", "T", "U",
+	"V" };
+
+struct scored {
+	int first, second;
+	int64_t score_first, score_second;
+};
+
+/* Every game in plan (claim) order with its result. */
+static const struct scored games_table[] = {
+	{ P, Q, 10, 4 }, { Q, P, 3, 8 },
+	{ P, R, 20, 5 }, { R, P, 12, 10 },
+	{ P, S, 7, 7 }, { S, P, 0, 0 },
+	{ Q, R, 9, 6 }, { R, Q, 8, 5 },
+	{ Q, S, 6, 1 }, { S, Q, 2, 4 },
+	{ R, S, 30, 0 }, { S, R, 5, 5 },
+	{ V, T, 1, 1 }, { T, V, 2, 2 },
+	{ V, U, 3, 3 }, { U, V, 0, 0 },
+	{ T, U, 4, 4 }, { U, T, 9, 9 },
+};
+#define NGAMES (sizeof games_table / sizeof games_table[0])
+#define NMATCHES (NGAMES / 2)
+
+static struct pgtest pg;
+static struct db *db;
+static struct spec spec;
+static struct spec_entry entries[NENTRIES];
+static struct spec_dataset dataset;
+static struct spec_stage stages[2];
+static char data_dir[] = "/tmp/arena-testdb-XXXXXX";
+static char *dataset_path;
+static int64_t tid;
+
+static const char spec_text[] = "tournament: t1\ngame: dreamcity\n";
+
+static void
+build_spec(void)
+{
+	FILE *f;
+
+	assert_non_null(mkdtemp(data_dir));
+	dataset_path = xasprintf("%s/d1.txt", data_dir);
+	f = fopen(dataset_path, "w");
+	assert_non_null(f);
+	fputs("a dataset\nline two\n", f);
+	fclose(f);
+	for (int i = 0; i < NENTRIES; i++) {
+		entries[i].name = (char *)names[i];
+		entries[i].folder = (char *)"/bots/x";
+		entries[i].run = (char *)"./bot";
+	}
+	entries[P].build = (char *)"make";
+	dataset.name = (char *)"d1.txt";
+	dataset.path = dataset_path;
+	stages[0] = (struct spec_stage){ .name = (char *)"groups",
+	    .format = SPEC_ROUND_ROBIN, .groups = 2, .advance = 2 };
+	stages[1] = (struct spec_stage){ .name = (char *)"final",
+	    .format = SPEC_FINAL };
+	spec = (struct spec){ .name = (char *)"t1", .game = (char *)"dreamcity",
+	    .seed = 42, .datasets = &dataset, .ndatasets = 1,
+	    .entries = entries, .nentries = NENTRIES,
+	    .limits = { 1000, 30000, 512, 256 }, .stages = stages,
+	    .nstages = 2 };
+}
+
+static size_t group_a[] = { P, Q, R, S };
+static size_t group_b[] = { V, T, U };
+static struct plan_group groups[] = {
+	{ (char *)"A", group_a, 4 },
+	{ (char *)"B", group_b, 3 },
+};
+static struct plan_game plan_games[NGAMES];
+static struct plan_match plan_matches[NMATCHES];
+static struct plan_stage plan = { 0, groups, 2, plan_matches, NMATCHES };
+
+/* The plan follows games_table: match m is games 2m and 2m+1. */
+static void
+build_plan(void)
+{
+	for (size_t i = 0; i < NGAMES; i++) {
+		plan_games[i].dataset = 0;
+		plan_games[i].first = (size_t)games_table[i].first;
+		plan_games[i].second = (size_t)games_table[i].second;
+		plan_games[i].seed = 1000 + i;
+	}
+	plan_games[1].seed = UINT64_MAX - 1;	/* survives the round trip */
+	for (size_t m = 0; m < NMATCHES; m++) {
+		plan_matches[m].group = m < 6 ? 0 : 1;
+		plan_matches[m].a = plan_games[2 * m].first;
+		plan_matches[m].b = plan_games[2 * m].second;
+		plan_matches[m].games = &plan_games[2 * m];
+		plan_matches[m].ngames = 2;
+	}
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	log_init("test_db", false);
+	if (pgtest_start(&pg) < 0)
+		return -1;
+	build_plan();
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	db_free(db);
+	pgtest_stop(&pg);
+	if (dataset_path) {
+		unlink(dataset_path);
+		rmdir(data_dir);
+		free(dataset_path);
+	}
+	return 0;
+}
+
+static struct msg_result
+result_for(const struct msg_game *g, int64_t s0, int64_t s1)
+{
+	struct msg_result r = { .game_id = g->game_id, .attempt = g->attempt,
+	    .nseats = 2, .end_reason = (char *)"board full",
+	    .detail = (char *)"", .referee = (char *)"dreamcity 1",
+	    .replay = (char *)"A 1\nB 2\n" };
+
+	r.seats[0] = (struct msg_seat_result){ .score = s0, .cpu_ms = 5,
+	    .wall_ms = 6, .peak_kb = 1024 };
+	r.seats[1] = (struct msg_seat_result){ .score = s1, .cpu_ms = 7,
+	    .wall_ms = 8, .peak_kb = 2048 };
+	return r;
+}
+
+static void
+game_release(struct msg_game *g)
+{
+	struct msg m = { .type = MSG_GAME, .u.game = *g };
+
+	msg_release(&m);
+	memset(g, 0, sizeof *g);
+}
+
+static void
+claim(struct msg_game *g, int64_t lease_ms)
+{
+	assert_int_equal(db_game_claim(db, tid, "w1", lease_ms, g), 1);
+}
+
+static void
+assert_progress(int64_t done, int64_t total)
+{
+	int64_t d, t;
+
+	assert_int_equal(db_progress(db, tid, &d, &t), 0);
+	assert_int_equal(d, done);
+	assert_int_equal(t, total);
+}
+
+static void
+record(const struct msg_result *r, bool want)
+{
+	bool recorded = !want;
+
+	assert_int_equal(db_result_record(db, r, "w1", &recorded), 0);
+	assert_int_equal(recorded, want);
+}
+
+static void
+test_open(void **state)
+{
+	(void)state;
+	db = db_open(pg.conninfo);
+	assert_non_null(db);
+	/* A second open finds the schema current and changes nothing. */
+	struct db *again = db_open(pg.conninfo);
+	assert_non_null(again);
+	db_free(again);
+	assert_null(db_open("host=/nonexistent dbname=arena"));
+}
+
+static void
+test_tournament(void **state)
+{
+	int64_t id2, found;
+	char *other;
+
+	(void)state;
+	build_spec();
+	assert_int_equal(db_tournament_find(db, NULL, &found), 0);
+	assert_int_equal(db_tournament_open(db, &spec, spec_text, &tid), 0);
+	assert_int_equal(db_tournament_open(db, &spec, spec_text, &id2), 0);
+	assert_int_equal(id2, tid);
+	other = xasprintf("%s# changed\n", spec_text);
+	assert_int_equal(db_tournament_open(db, &spec, other, &id2), -1);
+	free(other);
+	assert_int_equal(db_tournament_find(db, "t1", &found), 1);
+	assert_int_equal(found, tid);
+	assert_int_equal(db_tournament_find(db, NULL, &found), 1);
+	assert_int_equal(found, tid);
+	assert_int_equal(db_tournament_find(db, "nope", &found), 0);
+}
+
+static void
+test_stage_store(void **state)
+{
+	enum db_stage_state st;
+
+	(void)state;
+	assert_int_equal(db_stage_state(db, tid, 0, &st), 0);
+	assert_int_equal(st, DB_STAGE_PENDING);
+	assert_int_equal(db_stage_state(db, tid, 5, &st), -1);
+	assert_int_equal(db_stage_store(db, tid, &plan), 0);
+	assert_int_equal(db_stage_store(db, tid, &plan), 0);	/* no-op */
+	assert_progress(0, NGAMES);
+	assert_int_equal(db_stage_state(db, tid, 0, &st), 0);
+	assert_int_equal(st, DB_STAGE_RUNNING);
+	assert_int_equal(db_stage_state(db, tid, 1, &st), 0);
+	assert_int_equal(st, DB_STAGE_PENDING);
+}
+
+static void
+check_first_game(const struct msg_game *g)
+{
+	assert_int_equal(g->attempt, 1);
+	assert_string_equal(g->game, "dreamcity");
+	assert_string_equal(g->dataset_name, "d1.txt");
+	assert_string_equal(g->dataset, "a dataset\nline two\n");
+	assert_true(g->seed == 1000);
+	assert_int_equal(g->limits.call_ms, 1000);
+	assert_int_equal(g->limits.game_ms, 30000);
+	assert_int_equal(g->limits.memory_mb, 512);
+	assert_int_equal(g->limits.resident_mb, 256);
+	assert_int_equal(g->nseats, 2);
+	assert_string_equal(g->seats[0].entry, "P");
+	assert_string_equal(g->seats[0].build, "make");
+	assert_string_equal(g->seats[0].folder, "/bots/x");
+	assert_string_equal(g->seats[0].run, "./bot");
+	assert_string_equal(g->seats[1].entry, "Q");
+	assert_null(g->seats[1].build);
+}
+
+/* The first match, through every path that must not count twice. */
+static void
+test_first_match(void **state)
+{
+	struct msg_game g;
+	struct msg_result r;
+	struct db_standing *rows;
+	size_t n, *adv;
+	int expired;
+
+	(void)state;
+	claim(&g, 60000);
+	check_first_game(&g);
+	r = result_for(&g, 10, 4);
+	record(&r, true);
+	record(&r, false);			/* duplicate */
+	game_release(&g);
+	assert_progress(1, NGAMES);
+
+	/* Half a match is not in the standings. */
+	assert_int_equal(db_standings(db, tid, "groups", &rows, &n), 0);
+	assert_int_equal(n, NENTRIES);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(rows[i].played, 0);
+		assert_int_equal(rows[i].rank, 1);
+	}
+	db_standings_free(rows, n);
+	assert_int_equal(db_stage_advancers(db, tid, 0, &adv, &n), -1);
+
+	claim(&g, 60000);
+	assert_string_equal(g.seats[0].entry, "Q");
+	assert_true(g.seed == UINT64_MAX - 1);
+	r = result_for(&g, 3, 8);
+	r.attempt = 2;
+	record(&r, false);			/* stale attempt */
+	r.attempt = 1;
+	r.seats[1].verdict = VERDICT_XX;
+	r.detail = (char *)"worker disk full";
+	record(&r, false);			/* XX: requeued */
+	game_release(&g);
+	assert_progress(1, NGAMES);
+
+	claim(&g, 1);				/* the same game again */
+	assert_string_equal(g.seats[0].entry, "Q");
+	assert_int_equal(g.attempt, 2);
+	usleep(50 * 1000);
+	assert_int_equal(db_leases_expire(db, tid, &expired), 0);
+	assert_int_equal(expired, 1);
+	r = result_for(&g, 3, 8);
+	record(&r, false);			/* its lease ran out */
+	game_release(&g);
+
+	claim(&g, 60000);
+	assert_int_equal(g.attempt, 3);
+	assert_int_equal(db_game_requeue(db, g.game_id, 2, "stale"), 0);
+	assert_int_equal(db_game_requeue(db, g.game_id, 3, "worker lost"), 0);
+	game_release(&g);
+	claim(&g, 60000);
+	assert_int_equal(g.attempt, 4);
+	r = result_for(&g, 3, 8);
+	record(&r, true);
+	game_release(&g);
+	assert_progress(2, NGAMES);
+
+	r.game_id = 999999;
+	record(&r, false);			/* no such game */
+	r.nseats = 3;
+	record(&r, false);			/* malformed */
+}
+
+/* The rest in claim order, which must be the plan's order. */
+static void
+test_all_games(void **state)
+{
+	struct msg_game g;
+	enum db_stage_state st;
+	int expired;
+
+	(void)state;
+	for (size_t i = 2; i < NGAMES; i++) {
+		const struct scored *s = &games_table[i];
+		struct msg_result r;
+
+		claim(&g, 60000);
+		assert_string_equal(g.seats[0].entry, names[s->first]);
+		assert_string_equal(g.seats[1].entry, names[s->second]);
+		assert_true(g.seed == 1000 + i);
+		r = result_for(&g, s->score_first, s->score_second);
+		if (i == 3) {
+			r.seats[0].verdict = VERDICT_TO;
+			r.end_reason = (char *)"TO";
+		}
+		record(&r, true);
+		game_release(&g);
+	}
+	assert_int_equal(db_game_claim(db, tid, "w1", 60000, &g), 0);
+	assert_progress(NGAMES, NGAMES);
+	assert_int_equal(db_leases_expire(db, tid, &expired), 0);
+	assert_int_equal(expired, 0);
+	assert_int_equal(db_stage_state(db, tid, 0, &st), 0);
+	assert_int_equal(st, DB_STAGE_DONE);
+}
+
+struct expected {
+	const char *group;
+	int rank;
+	const char *entry;
+	int played, won, drawn, lost, points, games_won;
+	int64_t net_points;
+};
+
+static const struct expected table[] = {
+	{ "A", 1, "P", 3, 2, 1, 0, 7, 3, 26 },
+	{ "A", 2, "Q", 3, 1, 1, 1, 4, 3, 10 },
+	{ "A", 2, "R", 3, 1, 1, 1, 4, 3, 35 },
+	{ "A", 4, "S", 3, 0, 1, 2, 1, 0, 0 },
+	{ "B", 1, "T", 2, 0, 2, 0, 2, 0, 0 },
+	{ "B", 1, "U", 2, 0, 2, 0, 2, 0, 0 },
+	{ "B", 1, "V", 2, 0, 2, 0, 2, 0, 0 },
+};
+
+static void
+test_standings(void **state)
+{
+	struct db_standing *rows;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(db_standings(db, tid, NULL, &rows, &n), 0);
+	assert_int_equal(n, sizeof table / sizeof table[0]);
+	for (size_t i = 0; i < n; i++) {
+		const struct expected *e = &table[i];
+		const struct db_standing *s = &rows[i];
+
+		assert_string_equal(s->stage, "groups");
+		assert_string_equal(s->group, e->group);
+		assert_string_equal(s->entry, e->entry);
+		assert_int_equal(s->rank, e->rank);
+		assert_int_equal(s->played, e->played);
+		assert_int_equal(s->won, e->won);
+		assert_int_equal(s->drawn, e->drawn);
+		assert_int_equal(s->lost, e->lost);
+		assert_int_equal(s->points, e->points);
+		assert_int_equal(s->games_won, e->games_won);
+		assert_int_equal(s->net_points, e->net_points);
+	}
+	db_standings_free(rows, n);
+	assert_int_equal(db_standings(db, tid, "final", &rows, &n), 0);
+	assert_int_equal(n, 0);
+	db_standings_free(rows, n);
+	assert_int_equal(db_standings(db, tid, "nope", &rows, &n), -1);
+}
+
+static void
+test_advancers(void **state)
+{
+	const size_t want[] = { P, R, V, T };
+	size_t *adv, n;
+
+	(void)state;
+	assert_int_equal(db_stage_advancers(db, tid, 0, &adv, &n), 0);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(adv[i], want[i]);
+	free(adv);
+}
+
+static void
+test_games(void **state)
+{
+	struct db_game_row *rows;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(db_games(db, tid, &rows, &n), 0);
+	assert_int_equal(n, NGAMES);
+	for (size_t i = 0; i < n; i++) {
+		const struct scored *s = &games_table[i];
+		const char *winner = s->score_first > s->score_second ?
+		    names[s->first] : s->score_first < s->score_second ?
+		    names[s->second] : "";
+
+		assert_string_equal(rows[i].stage, "groups");
+		assert_string_equal(rows[i].group, i < 12 ? "A" : "B");
+		assert_string_equal(rows[i].dataset, "d1.txt");
+		assert_string_equal(rows[i].first, names[s->first]);
+		assert_string_equal(rows[i].second, names[s->second]);
+		assert_int_equal(rows[i].score_first, s->score_first);
+		assert_int_equal(rows[i].score_second, s->score_second);
+		assert_string_equal(rows[i].winner, winner);
+		assert_string_equal(rows[i].end_reason,
+		    i == 3 ? "TO" : "board full");
+		assert_true(i < 2 || rows[i].match != rows[i - 2].match);
+		assert_true(i % 2 == 0 || rows[i].match == rows[i - 1].match);
+	}
+	db_games_free(rows, n);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open),
+		cmocka_unit_test(test_tournament),
+		cmocka_unit_test(test_stage_store),
+		cmocka_unit_test(test_first_match),
+		cmocka_unit_test(test_all_games),
+		cmocka_unit_test(test_standings),
+		cmocka_unit_test(test_advancers),
+		cmocka_unit_test(test_games),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

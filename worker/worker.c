@@ -1,0 +1,402 @@
+/*
+ * worker: the worker's one event loop.
+ *
+ * Theory of operation. Each slot is idle, running (a child process playing
+ * one game, whose encoded RESULT comes back over a pipe) or done (a result
+ * waiting to be sent). The loop polls the socket and the running slots'
+ * pipes, with a timeout at the next heartbeat. A child that dies without a
+ * whole result gives a result of XX on every seat, so the coordinator
+ * requeues the game.
+ *
+ * Credit: READY carries the number of idle slots only, and every RESULT
+ * frees one more slot on the coordinator's side. So after a reconnect we
+ * send READY first and then the results kept while we were away, and the
+ * coordinator's count of our free slots is right again.
+ */
+#include "worker/worker.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "common/wire.h"
+#include "worker/game_run.h"
+
+#define RECONNECT_MIN_MS 1000
+#define RECONNECT_MAX_MS 32000
+
+static volatile sig_atomic_t worker_stop;
+
+enum slot_state { SLOT_IDLE, SLOT_RUNNING, SLOT_DONE };
+
+struct slot {
+	enum slot_state state;
+	pid_t pid;		/* the game's child process */
+	int fd;			/* its result pipe, our read end */
+	char *buf;		/* result bytes so far */
+	size_t len, cap;
+	struct msg game;	/* what it plays (ids, seats) */
+	struct msg result;	/* SLOT_DONE: to send */
+};
+
+struct worker {
+	const struct worker_opts *opts;
+	char *name;
+	struct wire *w;		/* NULL while waiting to reconnect */
+	struct slot *slots;
+	unsigned nslots;
+	int liveness;		/* heartbeats left before reconnecting */
+	int64_t interval;	/* reconnect backoff, ms */
+	int64_t heartbeat_at;	/* monotonic ms */
+	int64_t reconnect_at;	/* monotonic ms, while w is NULL */
+	bool bye;
+};
+
+static int64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	worker_stop = 1;
+}
+
+/* --- the game's child --- */
+
+static _Noreturn void
+child_play(struct worker *wk, const struct msg_game *g, int fd)
+{
+	struct msg m = { .type = MSG_RESULT };
+	char *buf;
+	size_t len, off = 0;
+	ssize_t n;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	game_run(NULL, g, wk->opts->data_dir, &m.u.result);
+	if (wire_encode(&m, &buf, &len) == -1)
+		_exit(1);
+	while (off < len) {
+		if ((n = write(fd, buf + off, len - off)) == -1 &&
+		    errno != EINTR)
+			_exit(1);
+		off += n > 0 ? (size_t)n : 0;
+	}
+	_exit(0);
+}
+
+/* The XX result for a game we could not play. */
+static void
+xx_result(const struct msg_game *g, struct msg *out, const char *why)
+{
+	struct msg_result *r = &out->u.result;
+
+	memset(out, 0, sizeof *out);
+	out->type = MSG_RESULT;
+	r->game_id = g->game_id;
+	r->attempt = g->attempt;
+	r->nseats = g->nseats;
+	for (uint32_t i = 0; i < g->nseats; i++)
+		r->seats[i].verdict = VERDICT_XX;
+	r->end_reason = xstrdup("XX");
+	r->detail = xstrdup(why);
+	r->referee = xasprintf("%s ?", g->game);
+	log_warn("game %lld: %s", (long long)g->game_id, why);
+}
+
+/* --- slots --- */
+
+static void
+slot_start(struct worker *wk, struct slot *s, struct msg *game)
+{
+	int p[2];
+
+	s->game = *game;	/* takes ownership */
+	memset(game, 0, sizeof *game);
+	p[0] = p[1] = -1;
+	if (pipe2(p, O_CLOEXEC) == -1 || (s->pid = fork()) == -1) {
+		if (p[0] != -1) {
+			close(p[0]);
+			close(p[1]);
+		}
+		xx_result(&s->game.u.game, &s->result,
+		    "worker cannot start a game process");
+		s->state = SLOT_DONE;
+		return;
+	}
+	if (s->pid == 0) {
+		close(p[0]);
+		child_play(wk, &s->game.u.game, p[1]);
+	}
+	close(p[1]);
+	s->fd = p[0];
+	s->len = 0;
+	s->state = SLOT_RUNNING;
+	log_info("game %lld attempt %d started (%s, %s)",
+	    (long long)s->game.u.game.game_id, s->game.u.game.attempt,
+	    s->game.u.game.game, s->game.u.game.dataset_name);
+}
+
+/* The child closed its pipe: reap it and turn its bytes into a result. */
+static void
+slot_collect(struct slot *s)
+{
+	const struct msg_game *g = &s->game.u.game;
+	char why[128];
+	int st = 0;
+
+	close(s->fd);
+	s->fd = -1;
+	while (waitpid(s->pid, &st, 0) == -1 && errno == EINTR)
+		;
+	if (WIFSIGNALED(st))
+		snprintf(why, sizeof why, "game process killed by signal %d",
+		    WTERMSIG(st));
+	else if (WEXITSTATUS(st) != 0)
+		snprintf(why, sizeof why, "game process exited with code %d",
+		    WEXITSTATUS(st));
+	else if (wire_decode(s->buf, s->len, &s->result) == -1)
+		snprintf(why, sizeof why, "game process sent a bad result");
+	else if (s->result.type != MSG_RESULT ||
+	    s->result.u.result.game_id != g->game_id ||
+	    s->result.u.result.attempt != g->attempt) {
+		msg_release(&s->result);
+		snprintf(why, sizeof why, "game process sent another result");
+	} else
+		why[0] = '\0';
+	if (why[0])
+		xx_result(g, &s->result, why);
+	s->state = SLOT_DONE;
+}
+
+static void
+slot_read(struct slot *s)
+{
+	ssize_t n;
+
+	if (s->cap - s->len < 65536) {
+		s->cap = s->cap ? s->cap * 2 : 65536;
+		s->buf = xrealloc(s->buf, s->cap);
+	}
+	n = read(s->fd, s->buf + s->len, s->cap - s->len);
+	if (n > 0 && s->len + (size_t)n <= PROTO_MAX_MESSAGE)
+		s->len += (size_t)n;
+	else if (n > 0) {	/* the child would never stop: kill it */
+		kill(s->pid, SIGKILL);
+		s->len = 0;
+	} else if (n == 0 || errno != EINTR)
+		slot_collect(s);
+}
+
+/* Sends a done slot's result; the slot is idle again once it went out. */
+static void
+slot_send(struct worker *wk, struct slot *s)
+{
+	if (wk->w == NULL || wire_send(wk->w, NULL, &s->result) == -1)
+		return;
+	log_info("game %lld attempt %d: result sent (%s)",
+	    (long long)s->result.u.result.game_id,
+	    s->result.u.result.attempt, s->result.u.result.end_reason ?
+	    s->result.u.result.end_reason : "-");
+	msg_release(&s->result);
+	msg_release(&s->game);
+	s->state = SLOT_IDLE;
+}
+
+/* --- the connection --- */
+
+static void
+send_simple(struct worker *wk, enum msg_type type)
+{
+	struct msg m = { .type = type };
+
+	if (wk->w)
+		wire_send(wk->w, NULL, &m);
+}
+
+static void
+connect_coordinator(struct worker *wk)
+{
+	struct msg m = { .type = MSG_READY };
+
+	if ((wk->w = wire_connect(wk->opts->connect)) == NULL) {
+		wk->reconnect_at = now_ms() + wk->interval;
+		return;
+	}
+	m.u.ready.worker = wk->name;
+	for (unsigned i = 0; i < wk->nslots; i++)
+		m.u.ready.slots += wk->slots[i].state == SLOT_IDLE;
+	wire_send(wk->w, NULL, &m);
+	for (unsigned i = 0; i < wk->nslots; i++)
+		if (wk->slots[i].state == SLOT_DONE)
+			slot_send(wk, &wk->slots[i]);
+	wk->liveness = PROTO_LIVENESS;
+	wk->heartbeat_at = now_ms() + PROTO_HEARTBEAT_MS;
+}
+
+static void
+on_game(struct worker *wk, struct msg *m)
+{
+	for (unsigned i = 0; i < wk->nslots; i++)
+		if (wk->slots[i].state == SLOT_IDLE) {
+			slot_start(wk, &wk->slots[i], m);
+			return;
+		}
+	/* More games than slots: hand it straight back to be requeued. */
+	struct msg r;
+
+	xx_result(&m->u.game, &r, "worker has no free slot");
+	if (wire_send(wk->w, NULL, &r) == 0)
+		log_warn("game %lld sent back", (long long)m->u.game.game_id);
+	msg_release(&r);
+}
+
+static void
+on_message(struct worker *wk, struct msg *m)
+{
+	wk->liveness = PROTO_LIVENESS;
+	wk->interval = RECONNECT_MIN_MS;
+	switch (m->type) {
+	case MSG_GAME:
+		on_game(wk, m);
+		break;
+	case MSG_BYE:
+		log_info("coordinator says the tournament is over");
+		wk->bye = true;
+		break;
+	case MSG_HEARTBEAT:
+		break;
+	default:
+		log_warn("unexpected message type %d from the coordinator",
+		    m->type);
+		break;
+	}
+	msg_release(m);
+}
+
+/* Heartbeat time: send ours, count the coordinator's silence. */
+static void
+on_heartbeat(struct worker *wk)
+{
+	send_simple(wk, MSG_HEARTBEAT);
+	wk->heartbeat_at = now_ms() + PROTO_HEARTBEAT_MS;
+	if (--wk->liveness > 0)
+		return;
+	log_warn("coordinator silent, reconnecting in %lld s",
+	    (long long)wk->interval / 1000);
+	wire_free(wk->w);
+	wk->w = NULL;
+	wk->reconnect_at = now_ms() + wk->interval;
+	if (wk->interval < RECONNECT_MAX_MS)
+		wk->interval *= 2;
+}
+
+/* One turn of the loop: wait for the socket, a pipe or a timer. */
+static void
+turn(struct worker *wk)
+{
+	struct pollfd fds[wk->nslots + 1];
+	size_t n = 0, at[wk->nslots + 1];
+	int64_t wake = wk->w ? wk->heartbeat_at : wk->reconnect_at;
+	int64_t timeout = wake - now_ms();
+	bool readable = false;
+	struct msg m;
+	int rc;
+
+	for (unsigned i = 0; i < wk->nslots; i++)
+		if (wk->slots[i].state == SLOT_RUNNING) {
+			fds[n] = (struct pollfd){ wk->slots[i].fd, POLLIN, 0 };
+			at[n++] = i;
+		}
+	timeout = timeout < 0 ? 0 : timeout;
+	if (wk->w)
+		wire_poll(wk->w, fds, n, timeout, &readable);
+	else if (poll(fds, n, (int)timeout) <= 0)
+		for (size_t i = 0; i < n; i++)
+			fds[i].revents = 0;
+	for (size_t i = 0; i < n; i++)
+		if (fds[i].revents)
+			slot_read(&wk->slots[at[i]]);
+	while (readable && !wk->bye && (rc = wire_recv(wk->w, NULL, &m)) != 0)
+		if (rc == 1)
+			on_message(wk, &m);
+	for (unsigned i = 0; i < wk->nslots; i++)
+		if (wk->slots[i].state == SLOT_DONE)
+			slot_send(wk, &wk->slots[i]);
+	if (wk->w && now_ms() >= wk->heartbeat_at)
+		on_heartbeat(wk);
+	else if (!wk->w && now_ms() >= wk->reconnect_at)
+		connect_coordinator(wk);
+}
+
+static void
+shutdown_slots(struct worker *wk)
+{
+	for (unsigned i = 0; i < wk->nslots; i++) {
+		struct slot *s = &wk->slots[i];
+
+		if (s->state == SLOT_RUNNING) {
+			/* Its bots die with it (PR_SET_PDEATHSIG). */
+			kill(s->pid, SIGKILL);
+			waitpid(s->pid, NULL, 0);
+			close(s->fd);
+		}
+		if (s->state == SLOT_DONE)
+			msg_release(&s->result);
+		msg_release(&s->game);
+		free(s->buf);
+	}
+	free(wk->slots);
+}
+
+int
+worker_run(const struct worker_opts *opts)
+{
+	struct worker wk = { .opts = opts, .interval = RECONNECT_MIN_MS };
+	struct sigaction sa = { .sa_handler = on_signal };
+	char host[256] = "worker";
+
+	if (mkdir(opts->data_dir, 0755) == -1 && errno != EEXIST)
+		return log_errno("cannot create '%s'", opts->data_dir);
+	wk.nslots = opts->slots ? opts->slots : 1;
+	wk.slots = xcalloc(wk.nslots, sizeof *wk.slots);
+	gethostname(host, sizeof host - 1);
+	wk.name = opts->name ? xstrdup(opts->name) :
+	    xasprintf("%s:%d", host, (int)getpid());
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	log_info("worker '%s' with %u slots, connecting to '%s'", wk.name,
+	    wk.nslots, opts->connect);
+	connect_coordinator(&wk);
+	if (wk.w == NULL) {
+		shutdown_slots(&wk);
+		free(wk.name);
+		return -1;
+	}
+	while (!worker_stop && !wk.bye)
+		turn(&wk);
+	if (worker_stop)
+		log_info("stopping on a signal");
+	shutdown_slots(&wk);
+	wire_free(wk.w);
+	free(wk.name);
+	return 0;
+}
