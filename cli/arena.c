@@ -1,7 +1,9 @@
 /* arena: the one binary; dispatches to a subcommand from a table. */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
@@ -13,14 +15,16 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "run", cmd_run, "run SPEC [--workers N] [--db URL] [--data DIR]" },
+	{ "run", cmd_run,
+	    "run SPEC [--workers N] [--bind ENDPOINT] [--db URL] [--data DIR]" },
 	{ "check", cmd_check, "check SPEC" },
 	{ "plan", cmd_plan, "plan SPEC [--json]" },
 	{ "gen", cmd_gen, "gen GAME --seed N [GAME OPTIONS]" },
 	{ "coordinator", cmd_coordinator,
-	    "coordinator SPEC [--bind ENDPOINT] [--db URL] [--data DIR]" },
+	    "coordinator SPEC [--bind ENDPOINT] [--workers N] [--db URL]"
+	    " [--data DIR]" },
 	{ "worker", cmd_worker,
-	    "worker --connect ENDPOINT [--slots N] [--data DIR]" },
+	    "worker --connect ENDPOINT [--slots N] [--data DIR] [--name NAME]" },
 	{ "standings", cmd_standings,
 	    "standings [SPEC] [--tournament NAME] [--stage NAME]\n"
 	    "        [--format table|csv|md|json|html] [--db URL] [--data DIR]" },
@@ -29,6 +33,24 @@ static const struct command commands[] = {
 	    "        [--db URL] [--data DIR]" },
 	{ "db", cmd_db, "db start|stop|url [--data DIR]" },
 };
+
+int
+cli_parse_count(const char *opt, const char *arg, long min, long max,
+    long *out)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end != '\0' || n < min || n > max) {
+		fprintf(stderr, "arena: %s takes %ld..%ld, not '%s'\n", opt, min,
+		    max, arg);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
 
 static int
 usage(FILE *out)
@@ -51,7 +73,7 @@ main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		if (strcmp(argv[1], commands[i].name) == 0) {
-			log_init(commands[i].name, false);
+			log_init(commands[i].name, getenv("ARENA_DEBUG") != NULL);
 			return commands[i].run(argc - 1, argv + 1);
 		}
 	}

@@ -17,4 +17,9 @@ int cmd_standings(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 
+/* Parses arg, the value of option opt, as an integer in min..max; -1 after
+ * saying what it takes. */
+int cli_parse_count(const char *opt, const char *arg, long min, long max,
+    long *out);
+
 #endif

@@ -12,8 +12,8 @@
 
 #include "common/log.h"
 #include "common/spec.h"
-#include "coordinator/check.h"
 #include "coordinator/plan.h"
+#include "coordinator/tournament.h"
 
 static int
 usage(FILE *out, int status)
@@ -42,12 +42,8 @@ cmd_plan(int argc, char **argv)
 	}
 	if (path == NULL)
 		return usage(stderr, 2);
-	if (spec_load(path, stderr, &spec) < 0)
+	if (tournament_load(path, &spec, NULL) < 0)
 		return 1;
-	if (check_spec(spec, stderr) > 0) {
-		spec_free(spec);
-		return 1;
-	}
 	rc = json ? plan_print_json(spec, stdout) : plan_print(spec, stdout);
 	if (fflush(stdout) != 0)
 		rc = log_errno("cannot write the plan");

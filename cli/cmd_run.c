@@ -1,14 +1,15 @@
 /*
- * cmd_run: `arena run SPEC`, a whole tournament on this machine. It finds
- * or starts the database, stores the spec (or resumes it), starts N local
- * worker processes (this binary's `worker` subcommand) and coordinates them
- * itself over ZeroMQ on a private ipc:// endpoint, exactly as a
- * coordinator and remote workers would over TCP; then prints the standings
- * of every stage.
+ * cmd_run: `arena run SPEC` and `arena coordinator SPEC`, one command with
+ * two sets of defaults. Both load the spec, find or start the database,
+ * store the tournament (or resume it) and coordinate it over ZeroMQ until
+ * its last stage is done. `run` also starts N local workers (this binary's
+ * `worker` subcommand) on a private ipc:// endpoint, exactly as remote
+ * workers would connect over TCP, and prints the standings at the end;
+ * `coordinator` binds TCP port 7700 on every interface and waits for
+ * workers from anywhere.
  */
 #include "cli/cli.h"
 
-#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <getopt.h>
@@ -26,47 +27,52 @@
 #include "coordinator/tournament.h"
 
 #define RUN_MAX_WORKERS 64
+#define COORDINATOR_BIND "tcp://*:7700"
+/* A local worker that dies is replaced; one that keeps dying means
+ * something is wrong with this machine, not with one game. */
+#define RUN_MAX_RESPAWNS 8
 
-struct run_opts {
+struct serve_opts {
 	const char *spec_path;
+	const char *bind;	/* --bind; NULL: a private ipc endpoint */
 	const char *db_url;	/* --db, or NULL */
 	const char *data_arg;	/* --data, or NULL */
 	long workers;		/* local worker processes */
+	bool standings;		/* print the standings when done */
+};
+
+/* The local workers, watched from the coordinator's loop. */
+struct local_workers {
+	const char *endpoint;
+	const char *data;
+	struct db *db;		/* to requeue a dead worker's games */
+	int64_t tournament_id;
+	long n;
+	pid_t pids[RUN_MAX_WORKERS];
+	int respawns;
 };
 
 static int
-usage(void)
-{
-	fprintf(stderr, "usage: arena run SPEC [--workers N] [--db URL] "
-	    "[--data DIR]\n");
-	return 2;
-}
-
-static int
-parse_opts(int argc, char **argv, struct run_opts *o)
+parse_opts(int argc, char **argv, struct serve_opts *o)
 {
 	static const struct option options[] = {
 		{ "workers", required_argument, NULL, 'w' },
+		{ "bind", required_argument, NULL, 'l' },
 		{ "db", required_argument, NULL, 'b' },
 		{ "data", required_argument, NULL, 'd' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int c;
 
-	memset(o, 0, sizeof *o);
-	o->workers = 2;
 	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (c) {
 		case 'w':
-			o->workers = strtol(optarg, &end, 10);
-			if (*end != '\0' || o->workers < 1 ||
-			    o->workers > RUN_MAX_WORKERS) {
-				fprintf(stderr, "arena run: --workers takes "
-				    "1..%d, not '%s'\n", RUN_MAX_WORKERS,
-				    optarg);
+			if (cli_parse_count("--workers", optarg, 0,
+			    RUN_MAX_WORKERS, &o->workers) < 0)
 				return -1;
-			}
+			break;
+		case 'l':
+			o->bind = optarg;
 			break;
 		case 'b':
 			o->db_url = optarg;
@@ -84,42 +90,75 @@ parse_opts(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
-/* Starts `arena worker` connected to endpoint; returns its pid or -1. */
-static pid_t
-worker_spawn(const char *endpoint, const char *data, long i)
+static void
+worker_name(char name[32], long i)
+{
+	snprintf(name, 32, "local-%ld", i + 1);
+}
+
+/* Starts local worker i; 0, or -1 when it cannot be forked. */
+static int
+worker_spawn(struct local_workers *lw, long i)
 {
 	char name[32];
 	pid_t pid;
 
-	snprintf(name, sizeof name, "local-%ld", i + 1);
+	worker_name(name, i);
 	pid = fork();
 	if (pid < 0)
 		return log_errno("cannot start a worker");
 	if (pid == 0) {
 		char *argv[] = { "arena", "worker", "--connect",
-		    (char *)endpoint, "--data", (char *)data, "--name", name,
-		    NULL };
+		    (char *)lw->endpoint, "--data", (char *)lw->data, "--name",
+		    name, NULL };
 
 		execv("/proc/self/exe", argv);
 		log_errno("cannot run '/proc/self/exe' as a worker");
 		_exit(127);
 	}
-	return pid;
+	lw->pids[i] = pid;
+	return 0;
+}
+
+/* dispatch's tick: a local worker that died is started again (its game
+ * comes back to the queue when the lease runs out). */
+static int
+workers_watch(void *arg)
+{
+	struct local_workers *lw = arg;
+	char name[32];
+	int status, n;
+
+	for (long i = 0; i < lw->n; i++) {
+		if (waitpid(lw->pids[i], &status, WNOHANG) != lw->pids[i])
+			continue;
+		lw->pids[i] = 0;
+		if (++lw->respawns > RUN_MAX_RESPAWNS)
+			return log_error("local workers keep dying; giving up");
+		log_warn("worker local-%ld died (status %d); starting it again",
+		    i + 1, status);
+		worker_name(name, i);
+		if (db_worker_lost(lw->db, lw->tournament_id, name, &n) < 0 ||
+		    worker_spawn(lw, i) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* Stops and waits for the workers. Once the coordinator is done they have
  * nothing left to play (those that connected in time were told BYE), so
  * SIGTERM, which a worker takes as "stop cleanly", ends every one. */
 static void
-workers_reap(const pid_t *pids, long n)
+workers_reap(struct local_workers *lw)
 {
-	for (long i = 0; i < n; i++)
-		if (pids[i] > 0)
-			kill(pids[i], SIGTERM);
-	for (long i = 0; i < n; i++) {
+	for (long i = 0; i < lw->n; i++)
+		if (lw->pids[i] > 0)
+			kill(lw->pids[i], SIGTERM);
+	for (long i = 0; i < lw->n; i++) {
 		int status;
 
-		if (pids[i] > 0 && waitpid(pids[i], &status, 0) == pids[i] &&
+		if (lw->pids[i] > 0 &&
+		    waitpid(lw->pids[i], &status, 0) == lw->pids[i] &&
 		    !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 			log_warn("worker local-%ld ended with status %d",
 			    i + 1, status);
@@ -140,42 +179,65 @@ print_standings(struct db *db, const struct spec *spec, int64_t tid)
 	return rc;
 }
 
-/* Runs the coordinator with o->workers local workers on a private ipc
- * endpoint in a fresh folder under /tmp (short: ipc paths are limited). */
-static int
-coordinate(const struct run_opts *o, struct db *db, const struct spec *spec,
-    int64_t tid, const char *data)
+/* Where a local worker connects to reach bind: a wildcard address, any
+ * interface or 0.0.0.0, is reached on loopback. Caller
+ * owns the result; free(). */
+static char *
+local_endpoint(const char *bind)
 {
-	char dir[] = "/tmp/arena-run.XXXXXX";
-	pid_t pids[RUN_MAX_WORKERS] = { 0 };
-	char *endpoint = NULL, *path = NULL;
-	struct dispatch_opts d;
-	bool finished;
+	static const char *const wildcards[] = { "tcp://*:", "tcp://0.0.0.0:" };
+
+	for (size_t i = 0; i < 2; i++) {
+		size_t n = strlen(wildcards[i]);
+
+		if (strncmp(bind, wildcards[i], n) == 0)
+			return xasprintf("tcp://127.0.0.1:%s", bind + n);
+	}
+	return xstrdup(bind);
+}
+
+/* Coordinates the tournament on bind with o->workers local workers. */
+static int
+coordinate(const struct serve_opts *o, struct db *db, const struct spec *spec,
+    int64_t tid, const char *bind, const char *data)
+{
+	char *endpoint = local_endpoint(bind);
+	struct local_workers lw = { .endpoint = endpoint, .data = data,
+		.db = db, .tournament_id = tid };
+	struct dispatch_opts d = {
+		.bind = bind, .db = db, .tournament_id = tid,
+		.spec = spec, .exit_when_done = true, .progress = true,
+		.tick = workers_watch, .tick_arg = &lw,
+	};
 	int rc = -1;
 
-	if (tournament_advance(db, spec, tid, &finished) < 0)
-		return -1;
-	if (finished)
-		return 0;
+	for (lw.n = 0; lw.n < o->workers; lw.n++)
+		if (worker_spawn(&lw, lw.n) < 0)
+			goto out;
+	rc = dispatch_run(&d);
+out:
+	workers_reap(&lw);
+	free(endpoint);
+	return rc;
+}
+
+/* Coordinates on o->bind, or on a private ipc endpoint in a fresh folder
+ * under /tmp (short: ipc paths are limited to about 100 bytes). */
+static int
+coordinate_on(const struct serve_opts *o, struct db *db,
+    const struct spec *spec, int64_t tid, const char *data)
+{
+	char dir[] = "/tmp/arena-run.XXXXXX";
+	char *endpoint, *path;
+	int rc;
+
+	if (o->bind)
+		return coordinate(o, db, spec, tid, o->bind, data);
 	if (mkdtemp(dir) == NULL)
 		return log_errno("cannot create a folder in /tmp");
 	path = xasprintf("%s/coordinator", dir);
 	endpoint = xasprintf("ipc://%s", path);
-	memset(&d, 0, sizeof d);
-	d.bind = endpoint;
-	d.db = db;
-	d.tournament_id = tid;
-	d.spec = spec;
-	d.exit_when_done = true;
-	d.progress = true;
-	for (long i = 0; i < o->workers; i++) {
-		pids[i] = worker_spawn(endpoint, data, i);
-		if (pids[i] < 0)
-			goto out;
-	}
-	rc = dispatch_run(&d);
-out:
-	workers_reap(pids, o->workers);
+	rc = coordinate(o, db, spec, tid, endpoint, data);
 	unlink(path);
 	rmdir(dir);
 	free(path);
@@ -183,30 +245,29 @@ out:
 	return rc;
 }
 
-int
-cmd_run(int argc, char **argv)
+static int
+serve(const struct serve_opts *o)
 {
-	struct run_opts o;
 	struct spec *spec = NULL;
 	struct db *db = NULL;
 	char *data = NULL, *conninfo = NULL, *text = NULL;
+	bool finished;
 	int64_t tid;
 	int rc = 1;
 
-	if (parse_opts(argc, argv, &o) < 0)
-		return usage();
-	if (tournament_load(o.spec_path, &spec, &text) < 0)
+	/* The spec first: a bad one is refused before anything starts. */
+	if (tournament_load(o->spec_path, &spec, &text) < 0)
 		return 1;
-	data = pgembed_data_dir(o.data_arg);
-	if (pgembed_resolve(o.db_url, data, &conninfo) < 0)
+	data = pgembed_data_dir(o->data_arg);
+	if (pgembed_resolve(o->db_url, data, &conninfo) < 0)
 		goto out;
 	if ((db = db_open(conninfo)) == NULL)
 		goto out;
-	if (tournament_open(db, spec, text, &tid) < 0)
+	if (tournament_open(db, spec, text, &tid, &finished) < 0)
 		goto out;
-	if (coordinate(&o, db, spec, tid, data) < 0)
+	if (!finished && coordinate_on(o, db, spec, tid, data) < 0)
 		goto out;
-	if (print_standings(db, spec, tid) < 0)
+	if (o->standings && print_standings(db, spec, tid) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -216,4 +277,30 @@ out:
 	free(conninfo);
 	free(data);
 	return rc;
+}
+
+int
+cmd_run(int argc, char **argv)
+{
+	struct serve_opts o = { .workers = 2, .standings = true };
+
+	if (parse_opts(argc, argv, &o) < 0) {
+		fprintf(stderr, "usage: arena run SPEC [--workers N] "
+		    "[--bind ENDPOINT] [--db URL] [--data DIR]\n");
+		return 2;
+	}
+	return serve(&o);
+}
+
+int
+cmd_coordinator(int argc, char **argv)
+{
+	struct serve_opts o = { .bind = COORDINATOR_BIND };
+
+	if (parse_opts(argc, argv, &o) < 0) {
+		fprintf(stderr, "usage: arena coordinator SPEC [--bind ENDPOINT] "
+		    "[--workers N] [--db URL] [--data DIR]\n");
+		return 2;
+	}
+	return serve(&o);
 }

@@ -35,7 +35,6 @@ parse_opts(int argc, char **argv, struct worker_opts *o,
 		{ "name", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	long n;
 	int c;
 
@@ -47,13 +46,9 @@ parse_opts(int argc, char **argv, struct worker_opts *o,
 			o->connect = optarg;
 			break;
 		case 's':
-			n = strtol(optarg, &end, 10);
-			if (*end != '\0' || n < 1 || n > WORKER_MAX_SLOTS) {
-				fprintf(stderr, "arena worker: --slots takes "
-				    "1..%d, not '%s'\n", WORKER_MAX_SLOTS,
-				    optarg);
+			if (cli_parse_count("--slots", optarg, 1,
+			    WORKER_MAX_SLOTS, &n) < 0)
 				return -1;
-			}
 			o->slots = (unsigned)n;
 			break;
 		case 'd':

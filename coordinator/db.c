@@ -790,30 +790,58 @@ db_game_requeue(struct db *db, int64_t game_id, int32_t attempt,
 	return 0;
 }
 
-int
-db_leases_expire(struct db *db, int64_t tournament_id, int *n)
+/* Requeues the running games whose lease ran out or, with worker set,
+ * every game leased to that worker, recording why in game_events. */
+static int
+requeue_leases(struct db *db, int64_t tournament_id, const char *worker,
+    int *n)
 {
 	struct num tid;
-	const char *params[] = { i64(&tid, tournament_id) };
+	const char *params[] = { i64(&tid, tournament_id), worker };
 	PGresult *res = query(db, "WITH old AS ("
 	    "SELECT g.id, g.attempt, g.worker FROM games g "
 	    "JOIN matches m ON m.id = g.match_id "
 	    "JOIN stages s ON s.id = m.stage_id "
 	    "WHERE s.tournament_id = $1 AND g.state = 'running' "
-	    "AND g.lease_until < now() FOR UPDATE OF g SKIP LOCKED), "
+	    "AND (($2::text IS NULL AND g.lease_until < now()) "
+	    "OR g.worker = $2::text) FOR UPDATE OF g SKIP LOCKED), "
 	    "upd AS (UPDATE games g SET state = 'queued', "
 	    "attempt = g.attempt + 1, worker = NULL, lease_until = NULL "
 	    "FROM old WHERE g.id = old.id) "
 	    "INSERT INTO game_events (game_id, attempt, kind, reason, worker) "
-	    "SELECT id, attempt, 'lease_expired', "
-	    "'lease of ' || worker || ' expired', worker FROM old", 1, params);
+	    "SELECT id, attempt, "
+	    "CASE WHEN $2::text IS NULL THEN 'lease_expired' "
+	    "ELSE 'worker_lost' END, "
+	    "CASE WHEN $2::text IS NULL THEN 'lease of ' || worker || "
+	    "' expired' ELSE 'worker ' || worker || ' is gone' END, "
+	    "worker FROM old", 2, params);
 
 	if (res == NULL)
 		return -1;
 	*n = atoi(PQcmdTuples(res));
 	PQclear(res);
+	return 0;
+}
+
+int
+db_leases_expire(struct db *db, int64_t tournament_id, int *n)
+{
+	if (requeue_leases(db, tournament_id, NULL, n) < 0)
+		return -1;
 	if (*n)
 		log_info("%d expired lease%s requeued", *n, *n == 1 ? "" : "s");
+	return 0;
+}
+
+int
+db_worker_lost(struct db *db, int64_t tournament_id, const char *worker,
+    int *n)
+{
+	if (requeue_leases(db, tournament_id, worker, n) < 0)
+		return -1;
+	if (*n)
+		log_info("%d game%s of lost worker '%s' requeued", *n,
+		    *n == 1 ? "" : "s", worker);
 	return 0;
 }
 

@@ -72,6 +72,10 @@ int db_game_requeue(struct db *db, int64_t game_id, int32_t attempt,
     const char *reason);
 /* Requeues every running game whose lease has run out; *n how many. */
 int db_leases_expire(struct db *db, int64_t tournament_id, int *n);
+/* Requeues every running game leased to worker, known to be gone (its
+ * process died): no need to wait for the leases. *n how many. */
+int db_worker_lost(struct db *db, int64_t tournament_id, const char *worker,
+    int *n);
 /* Games with a result, and all games, over the stages expanded so far. */
 int db_progress(struct db *db, int64_t tournament_id, int64_t *done,
     int64_t *total);

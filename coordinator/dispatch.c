@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/wire.h"
 #include "coordinator/tournament.h"
@@ -42,6 +43,7 @@ struct coordinator {
 	struct peer *peers;
 	size_t npeers;
 	bool finished;
+	bool failed;		/* a tick failed: stop */
 	int64_t heartbeat_at, expire_at;	/* monotonic ms */
 	int64_t start_ms;
 	int64_t done, total;	/* games, from the database */
@@ -49,15 +51,6 @@ struct coordinator {
 	int last_decile;	/* progress logged, non-terminal */
 	bool tty;
 };
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 on_signal(int sig)
@@ -90,7 +83,7 @@ format_eta(int64_t s, char *out, size_t len)
 static void
 progress(struct coordinator *c)
 {
-	int64_t elapsed = now_ms() - c->start_ms, played, running = 0;
+	int64_t elapsed = clock_now_ms() - c->start_ms, played, running = 0;
 	int pct;
 	char eta[32] = "?";
 
@@ -182,7 +175,7 @@ feed(struct coordinator *c, struct peer *p)
 static void
 feed_all(struct coordinator *c)
 {
-	int64_t now = now_ms();
+	int64_t now = clock_now_ms();
 
 	/* feed() may drop a peer, moving the last one into its place. */
 	for (size_t i = c->npeers; i-- > 0;)
@@ -207,7 +200,7 @@ on_ready(struct coordinator *c, const struct wire_peer *id,
 	p->name = r->worker;	/* takes it */
 	r->worker = NULL;
 	p->credit = r->slots;
-	p->last_seen = now_ms();
+	p->last_seen = clock_now_ms();
 	log_info("worker '%s' ready with %u free slots", p->name, p->credit);
 }
 
@@ -236,7 +229,7 @@ on_result(struct coordinator *c, struct peer *p, const struct msg_result *r)
 		/* A worker that cannot play (a full disk, a missing tool)
 		 * must not spin through the queue: back off, doubling. */
 		if (p)
-			p->pause_until = now_ms() + (p->failures > 6 ? 64000 :
+			p->pause_until = clock_now_ms() + (p->failures > 6 ? 64000 :
 			    1000LL << (p->failures - 1));
 		log_warn("game %lld attempt %d failed on '%s': %s",
 		    (long long)r->game_id, r->attempt, name,
@@ -265,7 +258,7 @@ on_message(struct coordinator *c, const struct wire_peer *id, struct msg *m)
 	char hex[40];
 
 	if (p)
-		p->last_seen = now_ms();
+		p->last_seen = clock_now_ms();
 	switch (m->type) {
 	case MSG_READY:
 		on_ready(c, id, &m->u.ready);
@@ -292,7 +285,7 @@ static void
 on_heartbeat(struct coordinator *c)
 {
 	struct msg hb = { .type = MSG_HEARTBEAT };
-	int64_t now = now_ms();
+	int64_t now = clock_now_ms();
 
 	for (size_t i = c->npeers; i-- > 0;) {
 		struct peer *p = &c->peers[i];
@@ -317,7 +310,7 @@ on_expire(struct coordinator *c)
 	if (!c->finished && tournament_advance(c->opts->db, c->opts->spec,
 	    c->opts->tournament_id, &c->finished) == -1)
 		log_warn("cannot advance the tournament; will retry");
-	c->expire_at = now_ms() + DISPATCH_EXPIRE_MS;
+	c->expire_at = clock_now_ms() + DISPATCH_EXPIRE_MS;
 }
 
 static void
@@ -342,16 +335,19 @@ turn(struct coordinator *c)
 	struct msg m;
 	int rc, budget = 1000;
 
-	wire_poll(c->w, NULL, 0, next > now_ms() ? next - now_ms() : 0,
+	wire_poll(c->w, NULL, 0, next > clock_now_ms() ? next - clock_now_ms() : 0,
 	    &readable);
 	/* Bounded, so timers run even under a flood of messages. */
 	while (readable && budget-- > 0 &&
 	    (rc = wire_recv(c->w, &id, &m)) != 0)
 		if (rc == 1)
 			on_message(c, &id, &m);
-	if (now_ms() >= c->heartbeat_at)
+	if (clock_now_ms() >= c->heartbeat_at) {
 		on_heartbeat(c);
-	if (now_ms() >= c->expire_at)
+		if (c->opts->tick && c->opts->tick(c->opts->tick_arg) < 0)
+			c->failed = true;
+	}
+	if (clock_now_ms() >= c->expire_at)
 		on_expire(c);
 	if (!c->finished)
 		feed_all(c);
@@ -368,7 +364,7 @@ dispatch_run(const struct dispatch_opts *opts)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	c.tty = isatty(STDERR_FILENO);
-	c.start_ms = now_ms();
+	c.start_ms = clock_now_ms();
 	c.heartbeat_at = c.start_ms + PROTO_HEARTBEAT_MS;
 	c.expire_at = c.start_ms;
 	if (tournament_advance(opts->db, opts->spec, opts->tournament_id,
@@ -380,9 +376,12 @@ dispatch_run(const struct dispatch_opts *opts)
 	log_info("serving '%s' on '%s': %lld of %lld games played",
 	    opts->spec->name, opts->bind, (long long)c.done_at_start,
 	    (long long)c.total);
-	while (!dispatch_stop && !(c.finished && opts->exit_when_done))
+	while (!dispatch_stop && !c.failed &&
+	    !(c.finished && opts->exit_when_done))
 		turn(&c);
-	if (dispatch_stop)
+	if (c.failed)
+		log_error("stopping; the tournament can resume");
+	else if (dispatch_stop)
 		log_info("stopping on a signal; the tournament can resume");
 	else
 		say_bye(&c);
@@ -390,5 +389,5 @@ dispatch_run(const struct dispatch_opts *opts)
 		free(c.peers[i].name);
 	free(c.peers);
 	wire_free(c.w);
-	return 0;
+	return c.failed ? -1 : 0;
 }

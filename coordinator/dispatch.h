@@ -27,11 +27,15 @@ struct dispatch_opts {
 	bool exit_when_done;	/* BYE to every worker and return once the
 				 * last stage is done */
 	bool progress;		/* a progress line (terminal) or log lines */
+	/* Called every PROTO_HEARTBEAT_MS when set (e.g. to watch local
+	 * workers); -1 stops the loop and dispatch_run() returns -1. */
+	int (*tick)(void *arg);
+	void *tick_arg;
 };
 
 /* Serves workers until the tournament is finished (with exit_when_done)
- * or SIGINT/SIGTERM; returns 0 then. -1 when it cannot start (bind). A bad
- * message or a database error is logged and survived. */
+ * or SIGINT/SIGTERM; returns 0 then. -1 when it cannot start (bind) or
+ * tick failed. A bad message or a database error is logged and survived. */
 int dispatch_run(const struct dispatch_opts *opts);
 
 /* The lease for one game of spec: generous, from the limits (the game time

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/log.h"
 #include "common/spec.h"
 #include "coordinator/pgembed.h"
@@ -137,25 +138,6 @@ write_csv(FILE *out, const struct sheet *sh)
 }
 
 static void
-json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-static void
 write_json(FILE *out, const struct sheet *sh)
 {
 	char buf[CELL_MAX];
@@ -170,7 +152,7 @@ write_json(FILE *out, const struct sheet *sh)
 			if (sh->numeric[c])
 				fputs(v, out);
 			else
-				json_string(out, v);
+				json_write_string(out, v);
 		}
 		fputc('}', out);
 	}

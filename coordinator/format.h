@@ -2,7 +2,8 @@
  * format: the stage formats behind plan_expand(), private to coordinator/
  * plan.c and the format_*.c files. A format only forms the groups of a
  * stage; plan.c then plays a single round-robin in each group and derives
- * the games, so every format schedules matches the same way.
+ * the games, so every format schedules matches the same way. format.c
+ * holds what they share.
  */
 #ifndef ARENA_FORMAT_H
 #define ARENA_FORMAT_H

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/log.h"
 #include "coordinator/format.h"
 
@@ -29,36 +30,6 @@ static format_groups_fn *const formats[] = {
 	[SPEC_ROUND_ROBIN] = format_round_robin_groups,
 	[SPEC_FINAL] = format_final_groups,
 };
-
-static uint64_t
-splitmix64(uint64_t x)
-{
-	x += UINT64_C(0x9e3779b97f4a7c15);
-	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
-uint64_t
-format_mix(uint64_t state, uint64_t value)
-{
-	return splitmix64(state ^ splitmix64(value));
-}
-
-char *
-format_group_name(size_t index)
-{
-	char buf[16];
-	size_t i = sizeof buf - 1;
-
-	/* Bijective base 26: A..Z, AA, AB, ... */
-	buf[i] = '\0';
-	do {
-		buf[--i] = (char)('A' + index % 26);
-		index = index / 26;
-	} while (index-- > 0 && i > 0);
-	return xstrdup(buf + i);
-}
 
 static void
 add_games(const struct spec *spec, size_t stage, struct plan_match *m,
@@ -273,25 +244,6 @@ plan_print(const struct spec *spec, FILE *out)
 /* ---- JSON ---- */
 
 static void
-json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-static void
 json_names(FILE *out, const struct spec *spec, const size_t *entries,
     size_t n)
 {
@@ -299,7 +251,7 @@ json_names(FILE *out, const struct spec *spec, const size_t *entries,
 	for (size_t k = 0; k < n; k++) {
 		if (k)
 			fputs(", ", out);
-		json_string(out, entry_name(spec, entries[k]));
+		json_write_string(out, entry_name(spec, entries[k]));
 	}
 	fputc(']', out);
 }
@@ -309,11 +261,11 @@ json_game(FILE *out, const struct spec *spec, const struct plan_game *pg,
     size_t number)
 {
 	fprintf(out, "{\"game\": %zu, \"dataset\": ", number);
-	json_string(out, spec->datasets[pg->dataset].name);
+	json_write_string(out, spec->datasets[pg->dataset].name);
 	fputs(", \"first\": ", out);
-	json_string(out, entry_name(spec, pg->first));
+	json_write_string(out, entry_name(spec, pg->first));
 	fputs(", \"second\": ", out);
-	json_string(out, entry_name(spec, pg->second));
+	json_write_string(out, entry_name(spec, pg->second));
 	fprintf(out, ", \"seed\": %" PRIu64 "}", pg->seed);
 }
 
@@ -325,7 +277,7 @@ json_expanded(FILE *out, const struct spec *spec, const struct plan_stage *ps)
 	fputs(",\n   \"groups\": [", out);
 	for (size_t g = 0; g < ps->ngroups; g++) {
 		fprintf(out, "%s\n    {\"name\": ", g ? "," : "");
-		json_string(out, ps->groups[g].name);
+		json_write_string(out, ps->groups[g].name);
 		fputs(", \"members\": ", out);
 		json_names(out, spec, ps->groups[g].members,
 		    ps->groups[g].nmembers);
@@ -337,11 +289,11 @@ json_expanded(FILE *out, const struct spec *spec, const struct plan_stage *ps)
 
 		fprintf(out, "%s\n    {\"match\": %zu, \"group\": ",
 		    m ? "," : "", m + 1);
-		json_string(out, ps->groups[pm->group].name);
+		json_write_string(out, ps->groups[pm->group].name);
 		fputs(", \"a\": ", out);
-		json_string(out, entry_name(spec, pm->a));
+		json_write_string(out, entry_name(spec, pm->a));
 		fputs(", \"b\": ", out);
-		json_string(out, entry_name(spec, pm->b));
+		json_write_string(out, entry_name(spec, pm->b));
 		fputs(", \"games\": [", out);
 		for (size_t k = 0; k < pm->ngames; k++) {
 			fputs(k ? ",\n      " : "\n      ", out);
@@ -361,9 +313,9 @@ json_stage(FILE *out, const struct spec *spec, size_t i,
 	size_t nmatches = spec_stage_matches(spec, i);
 
 	fputs("  {\"name\": ", out);
-	json_string(out, s->name);
+	json_write_string(out, s->name);
 	fputs(", \"format\": ", out);
-	json_string(out, spec_format_name(s->format));
+	json_write_string(out, spec_format_name(s->format));
 	fprintf(out, ", \"entrants\": %zu, \"ngroups\": %zu, "
 	    "\"advance\": %zu, \"nmatches\": %zu, \"ngames\": %zu, "
 	    "\"expanded\": %s", n, spec_stage_ngroups(spec, i, n), s->advance,
@@ -371,7 +323,7 @@ json_stage(FILE *out, const struct spec *spec, size_t i,
 	    "false");
 	if (i > 0) {
 		fputs(",\n   \"from\": {\"stage\": ", out);
-		json_string(out, spec->stages[i - 1].name);
+		json_write_string(out, spec->stages[i - 1].name);
 		fprintf(out, ", \"top\": %zu}", spec->stages[i - 1].advance);
 	} else
 		json_expanded(out, spec, ps);
@@ -386,21 +338,21 @@ plan_print_json(const struct spec *spec, FILE *out)
 	if (expand_first(spec, &ps) < 0)
 		return -1;
 	fputs("{\"tournament\": ", out);
-	json_string(out, spec->name);
+	json_write_string(out, spec->name);
 	fputs(",\n \"game\": ", out);
-	json_string(out, spec->game);
+	json_write_string(out, spec->game);
 	fprintf(out, ",\n \"seed\": %" PRIu64 ",\n \"datasets\": [",
 	    spec->seed);
 	for (size_t d = 0; d < spec->ndatasets; d++) {
 		if (d)
 			fputs(", ", out);
-		json_string(out, spec->datasets[d].name);
+		json_write_string(out, spec->datasets[d].name);
 	}
 	fputs("],\n \"entries\": [", out);
 	for (size_t e = 0; e < spec->nentries; e++) {
 		if (e)
 			fputs(", ", out);
-		json_string(out, entry_name(spec, e));
+		json_write_string(out, entry_name(spec, e));
 	}
 	fputs("],\n \"stages\": [\n", out);
 	for (size_t i = 0; i < spec->nstages; i++) {

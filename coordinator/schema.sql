@@ -159,7 +159,8 @@ CREATE TABLE game_events (
 	game_id		bigint NOT NULL REFERENCES games ON DELETE CASCADE,
 	attempt		integer NOT NULL CHECK (attempt >= 1),	-- that ended
 	kind		text NOT NULL
-			CHECK (kind IN ('requeue', 'lease_expired')),
+			CHECK (kind IN ('requeue', 'lease_expired',
+			    'worker_lost')),
 	reason		text NOT NULL,
 	worker		text,
 	at		timestamptz NOT NULL DEFAULT now()

@@ -22,7 +22,7 @@ tournament_load(const char *spec_path, struct spec **spec, char **text)
 		spec_free(s);
 		return log_error("spec '%s' has problems", spec_path);
 	}
-	if (check_read_file(spec_path, text, NULL) < 0) {
+	if (text != NULL && check_read_file(spec_path, text, NULL) < 0) {
 		spec_free(s);
 		return -1;
 	}
@@ -32,13 +32,11 @@ tournament_load(const char *spec_path, struct spec **spec, char **text)
 
 int
 tournament_open(struct db *db, const struct spec *spec, const char *text,
-    int64_t *tournament_id)
+    int64_t *tournament_id, bool *finished)
 {
-	bool finished;
-
 	if (db_tournament_open(db, spec, text, tournament_id) < 0)
 		return -1;
-	return tournament_advance(db, spec, *tournament_id, &finished);
+	return tournament_advance(db, spec, *tournament_id, finished);
 }
 
 /* Expands stage i, whose entrants are every entry (first stage) or the

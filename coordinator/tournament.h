@@ -14,13 +14,14 @@
 
 /* Loads and checks spec_path (spec_load + check_spec, every problem
  * printed to stderr), before anything is started for it. Caller owns
- * *spec and *text (the file's text); free with spec_free() and free(). */
+ * *spec and *text (the file's text); free with spec_free() and free().
+ * text may be NULL: the file's text is then not kept. */
 int tournament_load(const char *spec_path, struct spec **spec, char **text);
 
 /* Stores a loaded spec (or finds it, to resume) and expands the stages
- * that can be expanded. */
+ * that can be expanded; *finished as tournament_advance() says. */
 int tournament_open(struct db *db, const struct spec *spec, const char *text,
-    int64_t *tournament_id);
+    int64_t *tournament_id, bool *finished);
 
 /* Expands every stage whose predecessor is done. *finished is true when
  * the last stage is done too. Safe to call at any time, any number of

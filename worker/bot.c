@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 
 /* How long a bot that closed its output gets to exit, so we can report
@@ -55,15 +56,6 @@ struct bot {
 	int64_t peak_vm_kb;	/* largest VmPeak seen */
 	long ticks;		/* clock ticks per second */
 };
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* --- the child --- */
 
@@ -293,12 +285,12 @@ exit_fault(struct bot *b)
 static void
 freeze(struct bot *b)
 {
-	int64_t until = now_ms() + 100;
+	int64_t until = clock_now_ms() + 100;
 	pid_t r;
 	int st;
 
 	kill(-b->pid, SIGSTOP);
-	while (!b->reaped && now_ms() < until) {
+	while (!b->reaped && clock_now_ms() < until) {
 		r = waitpid(b->pid, &st, WUNTRACED | WNOHANG);
 		if (r == b->pid && WIFSTOPPED(st))
 			return;
@@ -323,9 +315,9 @@ try_reap(struct bot *b)
 static void
 eof_fault(struct bot *b)
 {
-	int64_t until = now_ms() + BOT_EXIT_GRACE_MS;
+	int64_t until = clock_now_ms() + BOT_EXIT_GRACE_MS;
 
-	while (!try_reap(b) && now_ms() < until)
+	while (!try_reap(b) && clock_now_ms() < until)
 		usleep(5000);
 	if (b->reaped)
 		exit_fault(b);
@@ -405,7 +397,7 @@ call_write(struct bot *b, struct call *c)
 static void
 call_loop(struct bot *b, struct call *c, int64_t deadline, bool game_time)
 {
-	int64_t left, last_scan = now_ms();
+	int64_t left, last_scan = clock_now_ms();
 
 	while (!c->done && b->fault == VERDICT_OK) {
 		struct pollfd p[2] = {
@@ -413,7 +405,7 @@ call_loop(struct bot *b, struct call *c, int64_t deadline, bool game_time)
 			{ .fd = c->reqlen ? b->in : -1, .events = POLLOUT },
 		};
 
-		if ((left = deadline - now_ms()) <= 0) {
+		if ((left = deadline - clock_now_ms()) <= 0) {
 			set_fault(b, VERDICT_TO, game_time ?
 			    xstrdup("game time exceeded") :
 			    xasprintf("no answer within the call limit"));
@@ -424,9 +416,9 @@ call_loop(struct bot *b, struct call *c, int64_t deadline, bool game_time)
 			call_write(b, c);
 		if (p[0].revents)
 			call_read(b, c);
-		if (now_ms() - last_scan >= BOT_SAMPLE_MS) {
+		if (clock_now_ms() - last_scan >= BOT_SAMPLE_MS) {
 			scan_group(b);
-			last_scan = now_ms();
+			last_scan = clock_now_ms();
 		}
 	}
 }
@@ -449,12 +441,12 @@ bot_call(struct bot *b, const char *request, int64_t call_ms,
 	if (b->in == -1)
 		c.reqlen = 0;
 	c.line = xmalloc(BOT_MAX_LINE + 1);
-	start = now_ms();
+	start = clock_now_ms();
 	kill(-b->pid, SIGCONT);
 	call_loop(b, &c, start + (call_ms < remaining_ms ? call_ms :
 	    remaining_ms), remaining_ms <= call_ms);
 	freeze(b);
-	b->wall_ms += now_ms() - start;
+	b->wall_ms += clock_now_ms() - start;
 	rss = scan_group(b);
 	if (b->fault == VERDICT_OK && rss > b->resident_kb)
 		set_fault(b, VERDICT_ML, xasprintf("resident memory %lld MB "
@@ -475,10 +467,10 @@ out:
 static void
 reap_group(struct bot *b)
 {
-	int64_t until = now_ms() + 200;
+	int64_t until = clock_now_ms() + 200;
 	pid_t r;
 
-	while ((r = waitpid(-b->pid, NULL, WNOHANG)) != -1 && now_ms() < until)
+	while ((r = waitpid(-b->pid, NULL, WNOHANG)) != -1 && clock_now_ms() < until)
 		if (r == 0)
 			usleep(2000);
 }

@@ -24,19 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 
 #define STAMP_OK ".arena-built"
 #define STAMP_FAILED ".arena-failed"
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static uint64_t
 fnv1a(uint64_t h, const char *s)
@@ -61,7 +53,7 @@ static int
 run(char *const argv[], const char *dir, const char *log_path,
     int64_t limit_ms, int *status)
 {
-	int64_t deadline = now_ms() + limit_ms;
+	int64_t deadline = clock_now_ms() + limit_ms;
 	pid_t pid;
 	int fd;
 
@@ -85,7 +77,7 @@ run(char *const argv[], const char *dir, const char *log_path,
 	}
 	setpgid(pid, pid);
 	while (waitpid(pid, status, WNOHANG) == 0) {
-		if (now_ms() >= deadline) {
+		if (clock_now_ms() >= deadline) {
 			kill(-pid, SIGKILL);
 			waitpid(pid, status, 0);
 			*status = -1;

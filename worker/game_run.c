@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "worker/bot.h"
 #include "worker/build.h"
@@ -34,15 +35,6 @@ struct play {
 	size_t len, cap;
 	bool truncated;
 };
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 replay_add(struct play *p, const char *fmt, ...)
@@ -169,10 +161,10 @@ play_loop(struct play *p)
 		}
 		left = lim->game_ms - p->used_ms[seat];
 		text = p->game->view(p->s, seat, left > 0 ? left : 0);
-		start = now_ms();
+		start = clock_now_ms();
 		bot_call(p->bots[seat], text, lim->call_ms, left > 0 ? left : 0,
 		    &answer, &v, &detail);
-		p->used_ms[seat] += now_ms() - start;
+		p->used_ms[seat] += clock_now_ms() - start;
 		free(text);
 		if (v != VERDICT_OK) {
 			seat_fault(p, seat, v, detail);

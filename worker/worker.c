@@ -15,6 +15,7 @@
  */
 #include "worker/worker.h"
 
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -28,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "common/wire.h"
 #include "worker/game_run.h"
@@ -62,15 +64,6 @@ struct worker {
 	bool bye;
 };
 
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void
 on_signal(int sig)
 {
@@ -81,13 +74,17 @@ on_signal(int sig)
 /* --- the game's child --- */
 
 static _Noreturn void
-child_play(struct worker *wk, const struct msg_game *g, int fd)
+child_play(struct worker *wk, const struct msg_game *g, int fd, pid_t parent)
 {
 	struct msg m = { .type = MSG_RESULT };
 	char *buf;
 	size_t len, off = 0;
 	ssize_t n;
 
+	/* A game outliving its worker could never report: it dies with it,
+	 * and its bots with it (theirs is the same rule). */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
+		_exit(1);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	game_run(NULL, g, wk->opts->data_dir, &m.u.result);
@@ -126,6 +123,7 @@ xx_result(const struct msg_game *g, struct msg *out, const char *why)
 static void
 slot_start(struct worker *wk, struct slot *s, struct msg *game)
 {
+	pid_t parent = getpid();
 	int p[2];
 
 	s->game = *game;	/* takes ownership */
@@ -143,13 +141,13 @@ slot_start(struct worker *wk, struct slot *s, struct msg *game)
 	}
 	if (s->pid == 0) {
 		close(p[0]);
-		child_play(wk, &s->game.u.game, p[1]);
+		child_play(wk, &s->game.u.game, p[1], parent);
 	}
 	close(p[1]);
 	s->fd = p[0];
 	s->len = 0;
 	s->state = SLOT_RUNNING;
-	log_info("game %lld attempt %d started (%s, %s)",
+	log_debug("game %lld attempt %d started (%s, %s)",
 	    (long long)s->game.u.game.game_id, s->game.u.game.attempt,
 	    s->game.u.game.game, s->game.u.game.dataset_name);
 }
@@ -211,7 +209,7 @@ slot_send(struct worker *wk, struct slot *s)
 {
 	if (wk->w == NULL || wire_send(wk->w, NULL, &s->result) == -1)
 		return;
-	log_info("game %lld attempt %d: result sent (%s)",
+	log_debug("game %lld attempt %d: result sent (%s)",
 	    (long long)s->result.u.result.game_id,
 	    s->result.u.result.attempt, s->result.u.result.end_reason ?
 	    s->result.u.result.end_reason : "-");
@@ -237,7 +235,7 @@ connect_coordinator(struct worker *wk)
 	struct msg m = { .type = MSG_READY };
 
 	if ((wk->w = wire_connect(wk->opts->connect)) == NULL) {
-		wk->reconnect_at = now_ms() + wk->interval;
+		wk->reconnect_at = clock_now_ms() + wk->interval;
 		return;
 	}
 	m.u.ready.worker = wk->name;
@@ -248,7 +246,7 @@ connect_coordinator(struct worker *wk)
 		if (wk->slots[i].state == SLOT_DONE)
 			slot_send(wk, &wk->slots[i]);
 	wk->liveness = PROTO_LIVENESS;
-	wk->heartbeat_at = now_ms() + PROTO_HEARTBEAT_MS;
+	wk->heartbeat_at = clock_now_ms() + PROTO_HEARTBEAT_MS;
 }
 
 static void
@@ -296,14 +294,14 @@ static void
 on_heartbeat(struct worker *wk)
 {
 	send_simple(wk, MSG_HEARTBEAT);
-	wk->heartbeat_at = now_ms() + PROTO_HEARTBEAT_MS;
+	wk->heartbeat_at = clock_now_ms() + PROTO_HEARTBEAT_MS;
 	if (--wk->liveness > 0)
 		return;
 	log_warn("coordinator silent, reconnecting in %lld s",
 	    (long long)wk->interval / 1000);
 	wire_free(wk->w);
 	wk->w = NULL;
-	wk->reconnect_at = now_ms() + wk->interval;
+	wk->reconnect_at = clock_now_ms() + wk->interval;
 	if (wk->interval < RECONNECT_MAX_MS)
 		wk->interval *= 2;
 }
@@ -315,7 +313,7 @@ turn(struct worker *wk)
 	struct pollfd fds[wk->nslots + 1];
 	size_t n = 0, at[wk->nslots + 1];
 	int64_t wake = wk->w ? wk->heartbeat_at : wk->reconnect_at;
-	int64_t timeout = wake - now_ms();
+	int64_t timeout = wake - clock_now_ms();
 	bool readable = false;
 	struct msg m;
 	int rc;
@@ -340,9 +338,9 @@ turn(struct worker *wk)
 	for (unsigned i = 0; i < wk->nslots; i++)
 		if (wk->slots[i].state == SLOT_DONE)
 			slot_send(wk, &wk->slots[i]);
-	if (wk->w && now_ms() >= wk->heartbeat_at)
+	if (wk->w && clock_now_ms() >= wk->heartbeat_at)
 		on_heartbeat(wk);
-	else if (!wk->w && now_ms() >= wk->reconnect_at)
+	else if (!wk->w && clock_now_ms() >= wk->reconnect_at)
 		connect_coordinator(wk);
 }
 

@@ -1,8 +1,9 @@
 # A coordinator and two workers over TCP on loopback, as on separate
 # machines. The coordinator is killed (SIGKILL) in mid-tournament and
 # started again: the workers notice its silence and reconnect by
-# themselves, every game ends with exactly one result, and all three exit
-# 0 once the coordinator says BYE.
+# themselves, every game ends with exactly one result, the standings are
+# those of an undisturbed run, and all three exit 0 once the coordinator
+# says BYE.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 # The e2e tournament with 3 s of game time, so a game whose GAME message
@@ -43,6 +44,8 @@ wait "$w2" || { cat "$scratch/w2.err" >&2; fail "worker w2 failed"; }
 expect_match "$scratch/w1.err" "coordinator silent, reconnecting"
 expect_match "$scratch/w2.err" "the tournament is over"
 
+"$ARENA" standings "$spec" --format csv | diff -u "$here/e2e/expected.csv" - ||
+	fail "standings differ from an undisturbed run"
 "$ARENA" export games "$spec" --format csv > "$scratch/games.csv"
 games=$(($(wc -l < "$scratch/games.csv") - 1))
 [ "$games" -eq 72 ] || fail "expected 72 games, got $games"

@@ -342,6 +342,16 @@ test_first_match(void **state)
 	game_release(&g);
 	claim(&g, 60000);
 	assert_int_equal(g.attempt, 4);
+	/* Its worker died: only that worker's games come back, at once. */
+	assert_int_equal(db_worker_lost(db, tid, "w2", &expired), 0);
+	assert_int_equal(expired, 0);
+	assert_int_equal(db_worker_lost(db, tid, "w1", &expired), 0);
+	assert_int_equal(expired, 1);
+	r = result_for(&g, 3, 8);
+	record(&r, false);			/* from the dead worker */
+	game_release(&g);
+	claim(&g, 60000);
+	assert_int_equal(g.attempt, 5);
 	r = result_for(&g, 3, 8);
 	record(&r, true);
 	game_release(&g);

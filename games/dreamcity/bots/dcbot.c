@@ -1,5 +1,6 @@
 /*
- * dcbot: request parsing and board helpers shared by the house bots.
+ * dcbot: request parsing, board helpers and the main loop shared by the
+ * house bots.
  * Build a bot with: cc -O2 -o greedy greedy.c dcbot.c
  * The parser is strict about the layout the referee writes (one keyword
  * per line, grids right after their keyword) and reports the first line
@@ -308,14 +309,49 @@ dcb_each(const struct dcb_request *rq, dcb_visit_fn *fn, void *ctx)
 }
 
 void
-dcb_reply(struct dcb_request *rq, const struct dcb_building *b, int r, int x,
-    int y)
+dcb_reply(struct dcb_request *rq, const struct dcb_place *at)
 {
-	if (b == NULL) {
+	if (at->b == NULL) {
 		printf("pass\n");
 	} else {
-		printf("%d %d %d %d\n", b->id, r, x, y);
-		rq->sent_id = b->id;
+		printf("%d %d %d %d\n", at->b->id, at->r, at->x, at->y);
+		rq->sent_id = at->b->id;
 	}
 	fflush(stdout);
+}
+
+void
+dcb_best_init(struct dcb_best *bs)
+{
+	memset(bs, 0, sizeof *bs);
+}
+
+void
+dcb_best_offer(struct dcb_best *bs, int value, const struct dcb_building *b,
+    int r, int x, int y)
+{
+	if (bs->n++ > 0 && value <= bs->value)
+		return;
+	bs->value = value;
+	bs->at = (struct dcb_place){ b, r, x, y };
+}
+
+int
+dcb_run(dcb_choose_fn *choose)
+{
+	struct dcb_request rq;
+	int rc;
+
+	dcb_init(&rq);
+	while ((rc = dcb_read(stdin, &rq)) == 1) {
+		struct dcb_place at = { NULL, 0, 0, 0 };
+
+		if (choose(&rq, &at) == -1) {
+			rc = -1;
+			break;
+		}
+		dcb_reply(&rq, &at);
+	}
+	dcb_release(&rq);
+	return rc == 0 ? 0 : 1;
 }

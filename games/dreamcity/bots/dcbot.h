@@ -1,7 +1,8 @@
 /*
  * dcbot: the Dream City bot protocol for house bots (docs/protocols/
  * dreamcity.md): reads one request, knows the geometry and scoring, and
- * remembers across requests which buildings each side placed.
+ * remembers across requests which buildings each side placed; dcb_run()
+ * is a bot's main loop, so a bot file holds only its choice of move.
  * Build a bot with: cc -O2 -o greedy greedy.c dcbot.c
  */
 #ifndef DCBOT_H
@@ -43,6 +44,19 @@ struct dcb_request {
 	int sent_id;		/* id of my last placement, or -1 */
 };
 
+/* A placement to send: b NULL means pass. */
+struct dcb_place {
+	const struct dcb_building *b;
+	int r, x, y;
+};
+
+/* The best placement offered so far; the first of equal values stays. */
+struct dcb_best {
+	int n;			/* offers seen */
+	int value;		/* of at, once n > 0 */
+	struct dcb_place at;	/* b NULL until the first offer */
+};
+
 /* Sets up rq before the first dcb_read(). */
 void dcb_init(struct dcb_request *rq);
 /* Reads the next request into rq, keeping what it learnt before.
@@ -70,7 +84,20 @@ typedef void dcb_visit_fn(void *ctx, const struct dcb_building *b, int r,
 /* Calls fn on every legal placement, in list order, then r, y, x. */
 void dcb_each(const struct dcb_request *rq, dcb_visit_fn *fn, void *ctx);
 /* Sends a placement (and remembers it) or a pass, and flushes. */
-void dcb_reply(struct dcb_request *rq, const struct dcb_building *b, int r,
-    int x, int y);
+void dcb_reply(struct dcb_request *rq, const struct dcb_place *at);
+
+/* Empties bs before the first dcb_best_offer(). */
+void dcb_best_init(struct dcb_best *bs);
+/* Keeps the placement if it is the first offered or worth more than the
+ * best so far. */
+void dcb_best_offer(struct dcb_best *bs, int value,
+    const struct dcb_building *b, int r, int x, int y);
+
+/* Fills at with the move to play for rq; returns 0, or -1 to stop the bot
+ * (after saying why on stderr). */
+typedef int dcb_choose_fn(struct dcb_request *rq, struct dcb_place *at);
+/* A bot's whole life: reads each request from stdin, asks choose and
+ * replies, until stdin ends. Returns the exit status for main(). */
+int dcb_run(dcb_choose_fn *choose);
 
 #endif

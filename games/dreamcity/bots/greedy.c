@@ -4,45 +4,36 @@
  * list order, rotation, y, x on ties; passes when nothing fits.
  * Build: cc -O2 -o greedy greedy.c dcbot.c
  */
-#include <stdio.h>
 
 #include "dcbot.h"
 
-struct best {
+struct greedy {
 	const struct dcb_request *rq;
-	int value;		/* -1 until a placement is seen */
-	const struct dcb_building *b;
-	int r, x, y;
+	struct dcb_best best;
 };
 
 static void
 visit(void *ctx, const struct dcb_building *b, int r, int x, int y)
 {
-	struct best *bs = ctx;
-	int v = b->area + dcb_matches(bs->rq, b, r, x, y);
+	struct greedy *g = ctx;
 
-	if (v > bs->value) {
-		bs->value = v;
-		bs->b = b;
-		bs->r = r;
-		bs->x = x;
-		bs->y = y;
-	}
+	dcb_best_offer(&g->best, b->area + dcb_matches(g->rq, b, r, x, y), b,
+	    r, x, y);
+}
+
+static int
+choose(struct dcb_request *rq, struct dcb_place *at)
+{
+	struct greedy g = { .rq = rq };
+
+	dcb_best_init(&g.best);
+	dcb_each(rq, visit, &g);
+	*at = g.best.at;
+	return 0;
 }
 
 int
 main(void)
 {
-	struct dcb_request rq;
-	int rc;
-
-	dcb_init(&rq);
-	while ((rc = dcb_read(stdin, &rq)) == 1) {
-		struct best bs = { .rq = &rq, .value = -1 };
-
-		dcb_each(&rq, visit, &bs);
-		dcb_reply(&rq, bs.b, bs.r, bs.x, bs.y);
-	}
-	dcb_release(&rq);
-	return rc == 0 ? 0 : 1;
+	return dcb_run(choose);
 }

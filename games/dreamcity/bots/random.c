@@ -5,15 +5,13 @@
  * Build: cc -O2 -o random random.c dcbot.c
  */
 #include <stdint.h>
-#include <stdio.h>
 
 #include "dcbot.h"
 
 struct pick {
 	long n;			/* placements seen so far */
 	long want;		/* the one to play */
-	const struct dcb_building *b;
-	int r, x, y;
+	struct dcb_place at;
 };
 
 static uint64_t
@@ -30,36 +28,31 @@ visit(void *ctx, const struct dcb_building *b, int r, int x, int y)
 {
 	struct pick *p = ctx;
 
-	if (p->n++ == p->want) {
-		p->b = b;
-		p->r = r;
-		p->x = x;
-		p->y = y;
+	if (p->n++ == p->want)
+		p->at = (struct dcb_place){ b, r, x, y };
+}
+
+static int
+choose(struct dcb_request *rq, struct dcb_place *at)
+{
+	uint64_t seed = mix(0x5eed ^ (uint64_t)rq->call);
+	struct pick p = { .want = -1 };
+
+	for (int y = 0; y < rq->h; y++)
+		for (int x = 0; x < rq->w; x++)
+			seed = mix(seed ^ (uint64_t)rq->status[y][x]);
+	dcb_each(rq, visit, &p);
+	if (p.n > 0) {
+		p.want = (long)(seed % (uint64_t)p.n);
+		p.n = 0;
+		dcb_each(rq, visit, &p);
 	}
+	*at = p.at;
+	return 0;
 }
 
 int
 main(void)
 {
-	struct dcb_request rq;
-	int rc;
-
-	dcb_init(&rq);
-	while ((rc = dcb_read(stdin, &rq)) == 1) {
-		uint64_t seed = mix(0x5eed ^ (uint64_t)rq.call);
-		struct pick p = { .want = -1 };
-
-		for (int y = 0; y < rq.h; y++)
-			for (int x = 0; x < rq.w; x++)
-				seed = mix(seed ^ (uint64_t)rq.status[y][x]);
-		dcb_each(&rq, visit, &p);
-		if (p.n > 0) {
-			p.want = (long)(seed % (uint64_t)p.n);
-			p.n = 0;
-			dcb_each(&rq, visit, &p);
-		}
-		dcb_reply(&rq, p.b, p.r, p.x, p.y);
-	}
-	dcb_release(&rq);
-	return rc == 0 ? 0 : 1;
+	return dcb_run(choose);
 }

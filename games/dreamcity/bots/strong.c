@@ -231,16 +231,22 @@ by_rank(const void *a, const void *b)
 	return mb->rank - ma->rank;
 }
 
-static void
-play(struct dcb_request *rq)
+/* Plays out the best-ranked placements first, until the call's budget. */
+static int
+choose(struct dcb_request *rq, struct dcb_place *at)
 {
 	unsigned char gone[1024] = { 0 };
 	struct sim s;
 	struct move *top;
+	struct dcb_best bs;
 	double start = now_ms(), budget = (double)rq->time_ms /
 	    (rq->nb / 2 + 2);
-	int best = -1, bestd = 0, n;
+	int n;
 
+	if (rq->nb > 1024) {
+		fprintf(stderr, "strong: too many buildings\n");
+		return -1;
+	}
 	if (budget > CALL_MS)
 		budget = CALL_MS;
 	sim_init(&s, rq, gone);
@@ -250,41 +256,26 @@ play(struct dcb_request *rq)
 		top[i] = (struct move){ .k = -1 };
 	each(&s, 1, keep_top, top);
 	qsort(top, (size_t)n, sizeof *top, by_rank);
-	/* Without a finished playout, the best-ranked move is played. */
+	dcb_best_init(&bs);
 	for (int i = 0; i < n && top[i].k >= 0; i++) {
 		int d;
 
 		if (playout(&s, &top[i], start + budget, &d) == -1)
 			break;
-		if (best < 0 || d > bestd) {
-			best = i;
-			bestd = d;
-		}
+		dcb_best_offer(&bs, d, &rq->b[top[i].k], top[i].r, top[i].x,
+		    top[i].y);
 	}
-	if (best < 0 && n > 0 && top[0].k >= 0)
-		best = 0;
-	if (best < 0)
-		dcb_reply(rq, NULL, 0, 0, 0);
-	else
-		dcb_reply(rq, &rq->b[top[best].k], top[best].r, top[best].x,
-		    top[best].y);
+	/* Without a finished playout, the best-ranked move is played. */
+	if (bs.n == 0 && n > 0 && top[0].k >= 0)
+		dcb_best_offer(&bs, 0, &rq->b[top[0].k], top[0].r, top[0].x,
+		    top[0].y);
+	*at = bs.at;
 	free(top);
+	return 0;
 }
 
 int
 main(void)
 {
-	struct dcb_request rq;
-	int rc;
-
-	dcb_init(&rq);
-	while ((rc = dcb_read(stdin, &rq)) == 1) {
-		if (rq.nb > 1024) {
-			fprintf(stderr, "strong: too many buildings\n");
-			return 1;
-		}
-		play(&rq);
-	}
-	dcb_release(&rq);
-	return rc == 0 ? 0 : 1;
+	return dcb_run(choose);
 }

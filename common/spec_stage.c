@@ -1,0 +1,196 @@
+/*
+ * spec_stage: the shape of each stage (entrants, groups, matches) and
+ * pass 3 of spec_load(), which checks it across stages: how groups are
+ * formed, that every group can play, that advance fits. Stages are never
+ * expanded here, so absurd numbers cost nothing.
+ */
+#include "common/spec.h"
+
+#include <stdint.h>
+
+#include "common/spec_node.h"
+
+
+/* Only one way of forming groups, and none for a final. */
+static bool
+check_grouping(struct spec_loader *ld, size_t i)
+{
+	const struct spec_stage *s = &ld->spec->stages[i];
+	const struct spec_marks *m = &ld->marks[i];
+	const char *names[] = { "groups", "group_size", "draw" };
+	bool given[] = { s->groups > 0, s->group_size > 0, s->draw != NULL };
+	struct spec_pos pos[] = { m->groups, m->group_size, m->draw };
+	const char *first = NULL;
+	bool ok = true;
+
+	for (size_t k = 0; k < 3; k++) {
+		if (!given[k])
+			continue;
+		if (s->format == SPEC_FINAL) {
+			spec_report(ld, pos[k], "'%s' does not apply to a "
+			    "final, which is one group of every entrant",
+			    names[k]);
+			ok = false;
+		} else if (first != NULL) {
+			spec_report(ld, pos[k], "'%s' conflicts with '%s': "
+			    "give one of 'groups', 'group_size' and 'draw'",
+			    names[k], first);
+			ok = false;
+		} else
+			first = names[k];
+	}
+	return ok;
+}
+
+/* Never a loop over the groups: `groups` may be absurdly large here. */
+static size_t
+smallest_group(const struct spec *spec, size_t i, size_t n)
+{
+	const struct spec_stage *s = &spec->stages[i];
+	size_t min = SIZE_MAX;
+
+	if (s->format == SPEC_ROUND_ROBIN && s->draw != NULL) {
+		for (size_t k = 0; k < s->ndraw; k++) {
+			size_t size = spec_stage_group_size(spec, i, n, k);
+
+			if (size < min)
+				min = size;
+		}
+		return min;
+	}
+	return n / spec_stage_ngroups(spec, i, n);
+}
+
+/* Group sizes and advance for a stage of n entrants; false if wrong. */
+static bool
+check_sizes(struct spec_loader *ld, size_t i, size_t n)
+{
+	const struct spec_stage *s = &ld->spec->stages[i];
+	const struct spec_marks *m = &ld->marks[i];
+	size_t g = spec_stage_ngroups(ld->spec, i, n);
+	size_t min = smallest_group(ld->spec, i, n);
+	struct spec_pos pos = s->group_size > 0 ? m->group_size :
+	    s->groups > 0 ? m->groups : s->pos;
+
+	if (s->format == SPEC_FINAL && n < 2) {
+		spec_report(ld, s->pos, "too few entrants: final '%s' has "
+		    "%zu; a final needs at least 2", s->name, n);
+		return false;
+	}
+	if (s->format == SPEC_ROUND_ROBIN && s->draw == NULL && min < 2) {
+		if (g <= 1)
+			spec_report(ld, pos, "too few entrants: stage '%s' "
+			    "has %zu; a round-robin group needs at least 2",
+			    s->name, n);
+		else
+			spec_report(ld, pos, "too few entrants: stage '%s' "
+			    "puts %zu in %zu groups; a round-robin group needs "
+			    "at least 2", s->name, n, g);
+		return false;
+	}
+	if (s->advance > min) {
+		spec_report(ld, m->advance, "'advance' %zu is larger than the "
+		    "smallest group of stage '%s' (%zu entrants)", s->advance,
+		    s->name, min);
+		return false;
+	}
+	return true;
+}
+
+void
+spec_stage_check(struct spec_loader *ld)
+{
+	const struct spec *spec = ld->spec;
+	bool known = ld->entries_listed;
+	size_t n = spec->nentries;
+
+	for (size_t i = 0; i < spec->nstages; i++) {
+		const struct spec_stage *s = &spec->stages[i];
+		const struct spec_stage *prev = i ? &spec->stages[i - 1] : NULL;
+
+		if (i > 0 && known)
+			n = spec_stage_ngroups(spec, i - 1, n) * prev->advance;
+		if (!ld->marks[i].ok) {
+			known = false;
+			continue;
+		}
+		if (s->advance > 0 && i + 1 == spec->nstages)
+			spec_report(ld, ld->marks[i].advance, "'advance' on "
+			    "the last stage '%s': there is no next stage",
+			    s->name);
+		if (i == 0 && s->format == SPEC_FINAL) {
+			spec_report(ld, s->pos, "final '%s' is the first "
+			    "stage: a final plays the advancers of a stage "
+			    "before it",
+			    s->name);
+			known = false;
+		} else if (i > 0 && ld->marks[i - 1].ok && prev->advance == 0) {
+			spec_report(ld, s->pos, "%s '%s' has no entrants: "
+			    "stage '%s' before it has no 'advance'",
+			    s->format == SPEC_FINAL ? "final" : "stage",
+			    s->name, prev->name);
+			known = false;
+		}
+		if (!check_grouping(ld, i))
+			known = false;
+		if (known && !check_sizes(ld, i, n))
+			known = false;
+	}
+}
+
+size_t
+spec_stage_ngroups(const struct spec *spec, size_t stage, size_t nentrants)
+{
+	const struct spec_stage *s = &spec->stages[stage];
+
+	if (s->format == SPEC_FINAL)
+		return 1;
+	if (s->draw != NULL)
+		return s->ndraw;
+	if (s->groups > 0)
+		return s->groups;
+	if (s->group_size > 0 && nentrants > s->group_size)
+		return (nentrants + s->group_size - 1) / s->group_size;
+	return 1;
+}
+
+size_t
+spec_stage_group_size(const struct spec *spec, size_t stage,
+    size_t nentrants, size_t group)
+{
+	const struct spec_stage *s = &spec->stages[stage];
+	size_t g = spec_stage_ngroups(spec, stage, nentrants);
+	size_t k = 0;
+
+	if (s->format == SPEC_ROUND_ROBIN && s->draw != NULL) {
+		while (s->draw[group] != NULL && s->draw[group][k] != NULL)
+			k++;
+		return k;
+	}
+	return nentrants / g + (group < nentrants % g);
+}
+
+size_t
+spec_stage_entrants(const struct spec *spec, size_t stage)
+{
+	size_t n = spec->nentries;
+
+	for (size_t i = 1; i <= stage; i++)
+		n = spec_stage_ngroups(spec, i - 1, n) *
+		    spec->stages[i - 1].advance;
+	return n;
+}
+
+size_t
+spec_stage_matches(const struct spec *spec, size_t stage)
+{
+	size_t n = spec_stage_entrants(spec, stage), total = 0;
+	size_t g = spec_stage_ngroups(spec, stage, n);
+
+	for (size_t k = 0; k < g; k++) {
+		size_t size = spec_stage_group_size(spec, stage, n, k);
+
+		total += size * (size - (size > 0)) / 2;
+	}
+	return total;
+}
