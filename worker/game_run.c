@@ -162,8 +162,13 @@ play_loop(struct play *p)
 		left = lim->game_ms - p->used_ms[seat];
 		text = p->game->view(p->s, seat, left > 0 ? left : 0);
 		start = clock_now_ms();
-		bot_call(p->bots[seat], text, lim->call_ms, left > 0 ? left : 0,
-		    &answer, &v, &detail);
+		if (bot_call(p->bots[seat], text, lim->call_ms,
+		    left > 0 ? left : 0, &answer, &v, &detail) == -1) {
+			free(text);
+			fail_all(p->r, "cannot call entry '%s'",
+			    p->g->seats[seat].entry);
+			return;
+		}
 		p->used_ms[seat] += clock_now_ms() - start;
 		free(text);
 		if (v != VERDICT_OK) {

@@ -1,0 +1,331 @@
+/*
+ * db_play: the games' life in the database, while a tournament is played:
+ * leasing games to workers, recording their results, putting games back
+ * in the queue, and counting what is done.
+ *
+ * Every change is one statement or one transaction:
+ *
+ *	claim	 one UPDATE picks the next queued game (FOR UPDATE SKIP
+ *		 LOCKED, so concurrent claimers never get the same game),
+ *		 leases it and returns everything a worker needs;
+ *	record	 locks the game row, checks it is still running with the
+ *		 delivered attempt, inserts the result keyed by (game,
+ *		 attempt) and points the game at it; anything stale or
+ *		 duplicate changes nothing;
+ *	requeue	 an XX result, an explicit requeue, an expired lease or a
+ *		 lost worker put the game back with attempt + 1 and a
+ *		 game_events row.
+ */
+#include "coordinator/db.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/log.h"
+#include "coordinator/db_internal.h"
+
+static void
+fill_seat(struct msg_seat *seat, const PGresult *res, int col)
+{
+	seat->entry = db_get_str(res, 0, col);
+	seat->folder = db_get_str(res, 0, col + 1);
+	seat->build = db_get_str(res, 0, col + 2);
+	seat->run = db_get_str(res, 0, col + 3);
+}
+
+int
+db_game_claim(struct db *db, int64_t tournament_id, const char *worker,
+    int64_t lease_ms, struct msg_game *game)
+{
+	struct num tid, lease;
+	const char *params[] = { db_i64(&tid, tournament_id), worker,
+	    db_i64(&lease, lease_ms) };
+	PGresult *res = db_query(db, "WITH next AS ("
+	    "SELECT g.id FROM games g JOIN matches m ON m.id = g.match_id "
+	    "JOIN stages s ON s.id = m.stage_id "
+	    "WHERE s.tournament_id = $1 AND g.state = 'queued' "
+	    "ORDER BY s.idx, m.idx, g.idx LIMIT 1 FOR UPDATE OF g SKIP LOCKED) "
+	    "UPDATE games g SET state = 'running', worker = $2, "
+	    "lease_until = now() + $3::float8 * interval '1 millisecond' "
+	    "FROM next, datasets d, tournaments t, entries f, entries s "
+	    "WHERE g.id = next.id AND d.id = g.dataset_id "
+	    "AND t.id = d.tournament_id AND f.id = g.first_entry "
+	    "AND s.id = g.second_entry "
+	    "RETURNING g.id, g.attempt, t.game, d.name, d.content, g.seed, "
+	    "t.call_ms, t.game_ms, t.memory_mb, t.resident_mb, "
+	    "f.name, f.folder, f.build, f.run, s.name, s.folder, s.build, "
+	    "s.run", 3, params);
+
+	if (res == NULL)
+		return -1;
+	if (PQntuples(res) == 0) {
+		PQclear(res);
+		return 0;
+	}
+	memset(game, 0, sizeof *game);
+	game->game_id = db_get_i64(res, 0, 0);
+	game->attempt = (int32_t)db_get_i64(res, 0, 1);
+	game->game = db_get_str(res, 0, 2);
+	game->dataset_name = db_get_str(res, 0, 3);
+	game->dataset = db_get_str(res, 0, 4);
+	game->seed = strtoull(PQgetvalue(res, 0, 5), NULL, 10);
+	game->limits.call_ms = db_get_i64(res, 0, 6);
+	game->limits.game_ms = db_get_i64(res, 0, 7);
+	game->limits.memory_mb = db_get_i64(res, 0, 8);
+	game->limits.resident_mb = db_get_i64(res, 0, 9);
+	game->nseats = 2;
+	fill_seat(&game->seats[0], res, 10);
+	fill_seat(&game->seats[1], res, 14);
+	PQclear(res);
+	return 1;
+}
+
+/* Requeues (game, attempt) if it is still running at that attempt; one
+ * statement, so the history row and the state change go together. *n is
+ * how many games moved (0 or 1). */
+static int
+requeue(struct db *db, const char *gid, const char *attempt,
+    const char *kind, const char *reason, int *n)
+{
+	const char *params[] = { gid, attempt, kind, reason };
+	PGresult *res = db_query(db, "WITH old AS ("
+	    "SELECT id, attempt, worker FROM games WHERE id = $1 "
+	    "AND attempt = $2 AND state = 'running' FOR UPDATE), "
+	    "upd AS (UPDATE games g SET state = 'queued', "
+	    "attempt = g.attempt + 1, worker = NULL, lease_until = NULL "
+	    "FROM old WHERE g.id = old.id) "
+	    "INSERT INTO game_events (game_id, attempt, kind, reason, worker) "
+	    "SELECT id, attempt, $3, $4, worker FROM old", 4, params);
+
+	if (res == NULL)
+		return -1;
+	*n = atoi(PQcmdTuples(res));
+	PQclear(res);
+	return 0;
+}
+
+int
+db_game_requeue(struct db *db, int64_t game_id, int32_t attempt,
+    const char *reason)
+{
+	struct num gid, att;
+	int n;
+
+	if (requeue(db, db_i64(&gid, game_id), db_i64(&att, attempt), "requeue",
+	    reason ? reason : "", &n) < 0)
+		return -1;
+	if (n)
+		log_info("game %" PRId64 " attempt %d requeued: %s", game_id,
+		    attempt, reason ? reason : "");
+	return 0;
+}
+
+/* Requeues the running games whose lease ran out or, with worker set,
+ * every game leased to that worker, recording why in game_events. */
+static int
+requeue_leases(struct db *db, int64_t tournament_id, const char *worker,
+    int *n)
+{
+	struct num tid;
+	const char *params[] = { db_i64(&tid, tournament_id), worker };
+	PGresult *res = db_query(db, "WITH old AS ("
+	    "SELECT g.id, g.attempt, g.worker FROM games g "
+	    "JOIN matches m ON m.id = g.match_id "
+	    "JOIN stages s ON s.id = m.stage_id "
+	    "WHERE s.tournament_id = $1 AND g.state = 'running' "
+	    "AND (($2::text IS NULL AND g.lease_until < now()) "
+	    "OR g.worker = $2::text) FOR UPDATE OF g SKIP LOCKED), "
+	    "upd AS (UPDATE games g SET state = 'queued', "
+	    "attempt = g.attempt + 1, worker = NULL, lease_until = NULL "
+	    "FROM old WHERE g.id = old.id) "
+	    "INSERT INTO game_events (game_id, attempt, kind, reason, worker) "
+	    "SELECT id, attempt, "
+	    "CASE WHEN $2::text IS NULL THEN 'lease_expired' "
+	    "ELSE 'worker_lost' END, "
+	    "CASE WHEN $2::text IS NULL THEN 'lease of ' || worker || "
+	    "' expired' ELSE 'worker ' || worker || ' is gone' END, "
+	    "worker FROM old", 2, params);
+
+	if (res == NULL)
+		return -1;
+	*n = atoi(PQcmdTuples(res));
+	PQclear(res);
+	return 0;
+}
+
+int
+db_leases_expire(struct db *db, int64_t tournament_id, int *n)
+{
+	if (requeue_leases(db, tournament_id, NULL, n) < 0)
+		return -1;
+	if (*n)
+		log_info("%d expired lease%s requeued", *n, *n == 1 ? "" : "s");
+	return 0;
+}
+
+int
+db_worker_lost(struct db *db, int64_t tournament_id, const char *worker,
+    int *n)
+{
+	if (requeue_leases(db, tournament_id, worker, n) < 0)
+		return -1;
+	if (*n)
+		log_info("%d game%s of lost worker '%s' requeued", *n,
+		    *n == 1 ? "" : "s", worker);
+	return 0;
+}
+
+/* Checks what a worker sent before it touches the database: a bad
+ * message is dropped, never stored. */
+static bool
+result_valid(const struct msg_result *r, bool *internal)
+{
+	*internal = false;
+	if (r->nseats != 2) {
+		log_warn("result for game %" PRId64 " has %u seats, not 2; "
+		    "ignored", r->game_id, r->nseats);
+		return false;
+	}
+	for (uint32_t i = 0; i < r->nseats; i++) {
+		const struct msg_seat_result *s = &r->seats[i];
+
+		if ((unsigned)s->verdict >= VERDICT_COUNT || s->illegal < 0 ||
+		    s->cpu_ms < 0 || s->wall_ms < 0 || s->peak_kb < 0) {
+			log_warn("result for game %" PRId64 " seat %u is "
+			    "malformed; ignored", r->game_id, i);
+			return false;
+		}
+		if (s->verdict == VERDICT_XX)
+			*internal = true;
+	}
+	return true;
+}
+
+static const char *
+or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+static int
+insert_seats(struct db *db, const char *rid, const struct msg_result *r)
+{
+	for (uint32_t i = 0; i < r->nseats; i++) {
+		const struct msg_seat_result *s = &r->seats[i];
+		struct num seat, score, ill, cpu, wall, peak;
+		const char *params[] = { rid, db_i64(&seat, i),
+		    db_i64(&score, s->score), verdict_code(s->verdict),
+		    db_i64(&ill, s->illegal), db_i64(&cpu, s->cpu_ms),
+		    db_i64(&wall, s->wall_ms), db_i64(&peak, s->peak_kb) };
+
+		if (db_exec(db, "INSERT INTO result_seats (result_id, seat, "
+		    "score, verdict, illegal, cpu_ms, wall_ms, peak_kb) "
+		    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", 8, params) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Inside the transaction, with the game row locked and running at
+ * r->attempt: stores the result and makes it the game's current one. */
+static int
+store_result(struct db *db, const char *gid, const char *att,
+    const struct msg_result *r, const char *worker, bool *recorded)
+{
+	const char *params[] = { gid, att, or_empty(r->end_reason),
+	    or_empty(r->detail), or_empty(r->referee), or_empty(r->replay),
+	    or_empty(worker) };
+	PGresult *res = db_query(db, "INSERT INTO results (game_id, attempt, "
+	    "end_reason, detail, referee, replay, worker) "
+	    "VALUES ($1, $2, $3, $4, $5, $6, $7) "
+	    "ON CONFLICT (game_id, attempt) DO NOTHING RETURNING id", 7,
+	    params);
+	struct num rid;
+
+	if (res == NULL)
+		return -1;
+	if (PQntuples(res) == 0) {
+		PQclear(res);
+		log_info("result for game %s attempt %s already recorded", gid,
+		    att);
+		return 0;
+	}
+	db_i64(&rid, db_get_i64(res, 0, 0));
+	PQclear(res);
+	const char *gparams[] = { gid, rid.s };
+	if (insert_seats(db, rid.s, r) < 0 || db_exec(db, "UPDATE games SET "
+	    "state = 'done', result_id = $2, worker = NULL, "
+	    "lease_until = NULL WHERE id = $1", 2, gparams) < 0)
+		return -1;
+	*recorded = true;
+	return 0;
+}
+
+int
+db_result_record(struct db *db, const struct msg_result *r,
+    const char *worker, bool *recorded)
+{
+	struct num gid, att;
+	const char *params[] = { db_i64(&gid, r->game_id),
+	    db_i64(&att, r->attempt) };
+	PGresult *res;
+	bool internal;
+	int n;
+
+	*recorded = false;
+	if (!result_valid(r, &internal))
+		return 0;
+	if (db_begin(db) < 0)
+		goto fail;
+	res = db_query(db, "SELECT state, attempt FROM games WHERE id = $1 "
+	    "FOR UPDATE", 1, params);
+	if (res == NULL)
+		goto fail;
+	if (PQntuples(res) == 0 || strcmp(PQgetvalue(res, 0, 0), "running") ||
+	    db_get_i64(res, 0, 1) != r->attempt) {
+		log_info("stale result for game %s attempt %s from '%s' "
+		    "ignored (game is %s)", gid.s, att.s, or_empty(worker),
+		    PQntuples(res) ? PQgetvalue(res, 0, 0) : "unknown");
+		PQclear(res);
+		return db_commit(db);
+	}
+	PQclear(res);
+	/* XX is our failure, not the bots': play the game again. */
+	if (internal) {
+		if (requeue(db, gid.s, att.s, "requeue", r->detail &&
+		    *r->detail ? r->detail : "internal failure (XX)", &n) < 0)
+			goto fail;
+		log_info("game %s attempt %s failed on our side, requeued: %s",
+		    gid.s, att.s, or_empty(r->detail));
+		return db_commit(db);
+	}
+	if (store_result(db, gid.s, att.s, r, worker, recorded) < 0 ||
+	    db_commit(db) < 0)
+		goto fail;
+	return 0;
+fail:
+	db_rollback(db);
+	*recorded = false;
+	return log_error("cannot record the result of game %s", gid.s);
+}
+
+int
+db_progress(struct db *db, int64_t tournament_id, int64_t *done,
+    int64_t *total)
+{
+	struct num tid;
+	const char *params[] = { db_i64(&tid, tournament_id) };
+	PGresult *res = db_query(db, "SELECT count(*) FILTER (WHERE "
+	    "g.state = 'done'), count(*) FROM games g "
+	    "JOIN matches m ON m.id = g.match_id "
+	    "JOIN stages s ON s.id = m.stage_id WHERE s.tournament_id = $1",
+	    1, params);
+
+	if (res == NULL)
+		return -1;
+	*done = db_get_i64(res, 0, 0);
+	*total = db_get_i64(res, 0, 1);
+	PQclear(res);
+	return 0;
+}
