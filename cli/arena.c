@@ -31,7 +31,13 @@ static const struct command commands[] = {
 	{ "export", cmd_export,
 	    "export games [SPEC] [--tournament NAME] [--format csv|json]\n"
 	    "        [--db URL] [--data DIR]" },
+	{ "show", cmd_show,
+	    "show game ID | match ID [--replay] [--db URL] [--data DIR]" },
 	{ "db", cmd_db, "db start|stop|url [--data DIR]" },
+	{ "sandbox", cmd_sandbox,
+	    "sandbox [--memory-mb N] [--time-ms N] [--pids N] [--dir DIR]"
+	    " [--processes] -- CMD ARGS..." },
+	{ "doctor", cmd_doctor, "doctor" },
 };
 
 int

@@ -16,6 +16,9 @@ int cmd_worker(int argc, char **argv);
 int cmd_standings(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_db(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_sandbox(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 /* Parses arg, the value of option opt, as an integer in min..max; -1 after
  * saying what it takes. */

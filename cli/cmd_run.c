@@ -25,6 +25,7 @@
 #include "coordinator/export.h"
 #include "coordinator/pgembed.h"
 #include "coordinator/tournament.h"
+#include "sandbox/sandbox.h"
 
 #define RUN_MAX_WORKERS 64
 #define COORDINATOR_BIND "tcp://*:7700"
@@ -217,6 +218,9 @@ coordinate(const struct serve_opts *o, struct db *db, const struct spec *spec,
 	rc = dispatch_run(&d);
 out:
 	workers_reap(&lw);
+	/* A worker killed in mid-game leaves its frozen bots to the next
+	 * sandbox of that slot; there may be none. */
+	sandbox_sweep();
 	free(endpoint);
 	return rc;
 }
@@ -250,7 +254,7 @@ serve(const struct serve_opts *o)
 {
 	struct spec *spec = NULL;
 	struct db *db = NULL;
-	char *data = NULL, *conninfo = NULL, *text = NULL;
+	char *data = NULL, *text = NULL;
 	bool finished;
 	int64_t tid;
 	int rc = 1;
@@ -259,9 +263,7 @@ serve(const struct serve_opts *o)
 	if (tournament_load(o->spec_path, &spec, &text) < 0)
 		return 1;
 	data = pgembed_data_dir(o->data_arg);
-	if (pgembed_resolve(o->db_url, data, &conninfo) < 0)
-		goto out;
-	if ((db = db_open(conninfo)) == NULL)
+	if ((db = pgembed_connect(o->db_url, data)) == NULL)
 		goto out;
 	if (tournament_open(db, spec, text, &tid, &finished) < 0)
 		goto out;
@@ -274,7 +276,6 @@ out:
 	spec_free(spec);
 	free(text);
 	db_free(db);
-	free(conninfo);
 	free(data);
 	return rc;
 }

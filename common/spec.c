@@ -369,7 +369,8 @@ spec_load(const char *path, FILE *errors, struct spec **out)
 	spec = ld.spec = xcalloc(1, sizeof *spec);
 	spec->path = xstrdup(path);
 	spec->dir = spec_folder(path);
-	spec->limits = (struct spec_limits){ 1000, 30000, 512, 256 };
+	spec->limits = (struct spec_limits){ .call_ms = 1000, .game_ms = 30000,
+	    .memory_mb = 512, .resident_mb = 256, .clock = SPEC_CLOCK_WALL };
 	if (read_text(path, &text, &len) < 0) {
 		fprintf(errors, "%s: cannot read: %s\n", path,
 		    strerror(errno));

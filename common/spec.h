@@ -35,11 +35,20 @@ struct spec_entry {
 	struct spec_pos pos;
 };
 
+/* The clock the time limits are measured on; both are recorded. */
+enum spec_clock {
+	SPEC_CLOCK_WALL,	/* elapsed time, the default */
+	SPEC_CLOCK_CPU,		/* CPU time of everything the bot runs */
+};
+
 struct spec_limits {
-	int64_t call_ms;	/* wall clock per call; default 1000 */
-	int64_t game_ms;	/* wall clock per game, per bot; default 30000 */
-	int64_t memory_mb;	/* address space while computing; default 512 */
+	int64_t call_ms;	/* per call; default 1000 */
+	int64_t game_ms;	/* per game, per bot; default 30000 */
+	int64_t memory_mb;	/* peak memory while computing; default 512 */
 	int64_t resident_mb;	/* resident after a call; default 256 */
+	enum spec_clock clock;	/* which clock decides; default wall */
+	bool ponder;		/* may compute on the opponent's time;
+				 * default false: frozen between calls */
 };
 
 enum spec_format {

@@ -237,6 +237,60 @@ want_int(struct spec_loader *ld, const struct spec_node *n, const char *label,
 	return true;
 }
 
+/* One of a NULL-ended list of words, by index; label names what it is
+ * ("format") in "unknown format 'x'". */
+static bool
+want_word(struct spec_loader *ld, const struct spec_node *n,
+    const char *label, const char *const *words, size_t *index)
+{
+	char known[256] = "", what[64];
+	const char *near;
+	char *word;
+
+	snprintf(what, sizeof what, "'%s'", label);
+	if (!want_string(ld, n, what, &word))
+		return false;
+	for (size_t i = 0; words[i] != NULL; i++) {
+		if (strcmp(word, words[i]) == 0) {
+			*index = i;
+			free(word);
+			return true;
+		}
+		snprintf(known + strlen(known), sizeof known - strlen(known),
+		    "%s%s", i ? ", " : "", words[i]);
+	}
+	near = closest(word, words);
+	if (near != NULL)
+		spec_report(ld, n->pos, "unknown %s '%s' (did you mean '%s'?)",
+		    label, word, near);
+	else
+		spec_report(ld, n->pos, "unknown %s '%s' (known: %s)", label,
+		    word, known);
+	free(word);
+	return false;
+}
+
+/* YAML's plain true or false (a quoted "true" is a string). */
+static bool
+want_bool(struct spec_loader *ld, const struct spec_node *n,
+    const char *label, bool *out)
+{
+	if (n == NULL || n->kind == SPEC_NODE_BAD)
+		return false;
+	if (n->kind == SPEC_NODE_SCALAR && n->plain &&
+	    (strcmp(n->value, "true") == 0 || strcmp(n->value, "false") == 0)) {
+		*out = n->value[0] == 't';
+		return true;
+	}
+	if (n->kind == SPEC_NODE_SCALAR && !is_null(n))
+		spec_report(ld, n->pos, "'%s': expected true or false, got "
+		    "'%s'", label, n->value);
+	else
+		spec_report(ld, n->pos, "'%s': expected true or false, got %s",
+		    label, kind_name(n));
+	return false;
+}
+
 static bool
 want_count(struct spec_loader *ld, const struct spec_node *n, const char *label,
     int64_t min, size_t *out)
@@ -456,12 +510,14 @@ static void
 load_limits(struct spec_loader *ld, const struct spec_node *map)
 {
 	static const char *const keys[] = { "call_ms", "game_ms", "memory_mb",
-	    "resident_mb", NULL };
+	    "resident_mb", "clock", "ponder", NULL };
+	static const char *const clocks[] = { "wall", "cpu", NULL };
 	struct spec_limits *l = &ld->spec->limits;
 	int64_t *dest[] = { &l->call_ms, &l->game_ms, &l->memory_mb,
 	    &l->resident_mb };
-	const struct spec_node *v[4];
+	const struct spec_node *v[6];
 	char label[64];
+	size_t clock;
 
 	if (map == NULL || is_null(map) ||
 	    !fields(ld, map, "'limits'", keys, 0, v))
@@ -470,6 +526,10 @@ load_limits(struct spec_loader *ld, const struct spec_node *map)
 		snprintf(label, sizeof label, "'%s'", keys[i]);
 		want_int(ld, v[i], label, 1, dest[i]);
 	}
+	if (v[4] != NULL && want_word(ld, v[4], "clock", clocks, &clock))
+		l->clock = (enum spec_clock)clock;
+	if (v[5] != NULL)
+		want_bool(ld, v[5], "ponder", &l->ponder);
 }
 
 static const char *const format_names[] = { "round_robin", "final", NULL };
@@ -484,26 +544,10 @@ static void
 load_format(struct spec_loader *ld, const struct spec_node *n,
     struct spec_stage *s)
 {
-	const char *near;
-	char *name;
+	size_t i;
 
-	if (!want_string(ld, n, "stage 'format'", &name))
-		return;
-	for (size_t i = 0; format_names[i] != NULL; i++) {
-		if (strcmp(name, format_names[i]) == 0) {
-			s->format = (enum spec_format)i;
-			free(name);
-			return;
-		}
-	}
-	near = closest(name, format_names);
-	if (near != NULL)
-		spec_report(ld, n->pos, "unknown format '%s' (did you mean "
-		    "'%s'?)", name, near);
-	else
-		spec_report(ld, n->pos, "unknown format '%s' (known: "
-		    "round_robin, final)", name);
-	free(name);
+	if (want_word(ld, n, "format", format_names, &i))
+		s->format = (enum spec_format)i;
 }
 
 /* One drawn group: a list of entry names; seen[e] is where entry e was

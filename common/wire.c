@@ -250,11 +250,13 @@ pack_game(msgpack_packer *pk, const struct msg_game *g)
 	pack_str(pk, g->dataset_name);
 	pack_str(pk, g->dataset);
 	msgpack_pack_uint64(pk, g->seed);
-	msgpack_pack_array(pk, 4);
+	msgpack_pack_array(pk, 6);
 	msgpack_pack_int64(pk, g->limits.call_ms);
 	msgpack_pack_int64(pk, g->limits.game_ms);
 	msgpack_pack_int64(pk, g->limits.memory_mb);
 	msgpack_pack_int64(pk, g->limits.resident_mb);
+	msgpack_pack_int64(pk, g->limits.clock);
+	msgpack_pack_int64(pk, g->limits.ponder);
 	msgpack_pack_array(pk, g->nseats);
 	for (uint32_t i = 0; i < g->nseats; i++) {
 		msgpack_pack_array(pk, 4);
@@ -462,7 +464,7 @@ get_str(const msgpack_object *o, bool optional, char **out, const char *what)
 static int
 get_i32(const msgpack_object *o, int32_t min, int32_t *out, const char *what)
 {
-	int64_t v;
+	int64_t v = 0;
 
 	if (get_int(o, min, INT32_MAX, &v, what) == -1)
 		return -1;
@@ -473,7 +475,7 @@ get_i32(const msgpack_object *o, int32_t min, int32_t *out, const char *what)
 static int
 decode_ready(const msgpack_object *f, struct msg_ready *r)
 {
-	int64_t slots;
+	int64_t slots = 0;
 
 	if (get_str(&f[0], false, &r->worker, "worker") == -1 ||
 	    get_int(&f[1], 0, UINT32_MAX, &slots, "slots") == -1)
@@ -502,6 +504,7 @@ static int
 decode_game(const msgpack_object *f, struct msg_game *g)
 {
 	const msgpack_object *l;
+	int64_t clock = 0, ponder = 0;
 
 	if (get_int(&f[0], 1, INT64_MAX, &g->game_id, "game id") == -1 ||
 	    get_i32(&f[1], 1, &g->attempt, "attempt") == -1 ||
@@ -509,7 +512,7 @@ decode_game(const msgpack_object *f, struct msg_game *g)
 	    get_str(&f[3], false, &g->dataset_name, "dataset name") == -1 ||
 	    get_str(&f[4], false, &g->dataset, "dataset") == -1 ||
 	    get_u64(&f[5], &g->seed, "seed") == -1 ||
-	    want_array(&f[6], 4, 4, "limits") == -1)
+	    want_array(&f[6], 6, 6, "limits") == -1)
 		return -1;
 	l = f[6].via.array.ptr;
 	if (get_int(&l[0], 1, INT64_MAX, &g->limits.call_ms, "call_ms") ||
@@ -517,8 +520,12 @@ decode_game(const msgpack_object *f, struct msg_game *g)
 	    get_int(&l[2], 1, INT64_MAX, &g->limits.memory_mb, "memory_mb") ||
 	    get_int(&l[3], 1, INT64_MAX, &g->limits.resident_mb,
 	    "resident_mb") ||
+	    get_int(&l[4], SPEC_CLOCK_WALL, SPEC_CLOCK_CPU, &clock, "clock") ||
+	    get_int(&l[5], 0, 1, &ponder, "ponder") ||
 	    want_array(&f[7], 1, PROTO_MAX_SEATS, "seats") == -1)
 		return -1;
+	g->limits.clock = (enum spec_clock)clock;
+	g->limits.ponder = ponder == 1;
 	for (uint32_t i = 0; i < f[7].via.array.size; i++) {
 		g->nseats = i + 1;	/* so msg_release frees what we got */
 		if (decode_seat(&f[7].via.array.ptr[i], &g->seats[i]) == -1)
@@ -596,7 +603,7 @@ static int
 decode_fields(const msgpack_object *top, struct msg *m)
 {
 	const msgpack_object *a;
-	int64_t version, type;
+	int64_t version = 0, type = 0;
 	int n;
 
 	if (want_array(top, 2, WIRE_MAX_ARRAY, "message") == -1)

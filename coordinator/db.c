@@ -349,7 +349,9 @@ db_tournament_open(struct db *db, const struct spec *spec,
 	struct num seed, call, game, mem, res_mb, tid;
 	const char *params[] = { spec->name, spec->game, u64(&seed, spec->seed),
 	    spec_text, db_i64(&call, l->call_ms), db_i64(&game, l->game_ms),
-	    db_i64(&mem, l->memory_mb), db_i64(&res_mb, l->resident_mb) };
+	    db_i64(&mem, l->memory_mb), db_i64(&res_mb, l->resident_mb),
+	    l->clock == SPEC_CLOCK_CPU ? "cpu" : "wall",
+	    l->ponder ? "true" : "false" };
 	PGresult *res;
 
 	if (db_begin(db) < 0)
@@ -357,11 +359,11 @@ db_tournament_open(struct db *db, const struct spec *spec,
 	/* A concurrent opener of the same name waits on the unique index,
 	 * then finds the row and resumes. */
 	res = db_query(db, "INSERT INTO tournaments (name, game, seed, "
-	    "spec_text, spec_sha256, call_ms, game_ms, memory_mb, resident_mb) "
-	    "VALUES ($1, $2, $3, $4::text, "
+	    "spec_text, spec_sha256, call_ms, game_ms, memory_mb, resident_mb, "
+	    "clock, ponder) VALUES ($1, $2, $3, $4::text, "
 	    "encode(sha256(convert_to($4::text, 'UTF8')), 'hex'), "
-	    "$5, $6, $7, $8) ON CONFLICT (name) DO NOTHING RETURNING id",
-	    8, params);
+	    "$5, $6, $7, $8, $9, $10) ON CONFLICT (name) DO NOTHING "
+	    "RETURNING id", 10, params);
 	if (res == NULL)
 		goto fail;
 	if (PQntuples(res) == 0) {

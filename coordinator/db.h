@@ -111,6 +111,61 @@ struct db_game_row {
 int db_standings(struct db *db, int64_t tournament_id, const char *stage,
     struct db_standing **rows, size_t *n);
 void db_standings_free(struct db_standing *rows, size_t n);
+/* One seat of one attempt, with what the bot used. */
+struct db_seat_usage {
+	char *entry;
+	int64_t score;
+	char *verdict;		/* "OK", "TO", ... */
+	int illegal;		/* illegal or malformed answers */
+	int64_t cpu_ms, wall_ms, peak_kb;
+};
+
+/* One attempt of a game that produced a result. */
+struct db_attempt {
+	int32_t attempt;
+	bool current;		/* the result the standings count */
+	char *worker;
+	char *at;		/* when it was recorded */
+	char *end_reason;
+	char *detail;
+	char *referee;		/* referee name and version */
+	char *replay;
+	size_t nseats;
+	struct db_seat_usage seats[PROTO_MAX_SEATS];
+};
+
+/* An attempt that ended without a result (requeued, lease expired...). */
+struct db_event {
+	int32_t attempt;
+	char *kind;		/* "requeue", "lease_expired", "worker_lost" */
+	char *reason;
+	char *worker;
+	char *at;
+};
+
+/* Everything known about one game, for `arena show`. */
+struct db_game_detail {
+	int64_t game, match;
+	int idx;		/* in its match, from 0 */
+	char *tournament, *stage, *group, *dataset, *first, *second;
+	char *seed;		/* decimal: a uint64 */
+	char *state;		/* "queued", "running", "done" */
+	int32_t attempt;	/* the current attempt */
+	struct db_attempt *attempts;
+	size_t nattempts;
+	struct db_event *events;
+	size_t nevents;
+};
+
+/* Fills *d for game_id: 1, 0 when there is no such game, -1 on error.
+ * Release with db_game_detail_release(). */
+int db_game_detail(struct db *db, int64_t game_id, struct db_game_detail *d);
+void db_game_detail_release(struct db_game_detail *d);
+/* The games of a match, in order. Caller owns *games; free(). 0 when
+ * the match has none (no such match), -1 on error. */
+int db_match_games(struct db *db, int64_t match_id, int64_t **games,
+    size_t *n);
+
 /* Every game with its current result, by stage, group, match, game. */
 int db_games(struct db *db, int64_t tournament_id, struct db_game_row **rows,
     size_t *n);

@@ -55,7 +55,7 @@ db_game_claim(struct db *db, int64_t tournament_id, const char *worker,
 	    "RETURNING g.id, g.attempt, t.game, d.name, d.content, g.seed, "
 	    "t.call_ms, t.game_ms, t.memory_mb, t.resident_mb, "
 	    "f.name, f.folder, f.build, f.run, s.name, s.folder, s.build, "
-	    "s.run", 3, params);
+	    "s.run, t.clock = 'cpu', t.ponder", 3, params);
 
 	if (res == NULL)
 		return -1;
@@ -74,6 +74,9 @@ db_game_claim(struct db *db, int64_t tournament_id, const char *worker,
 	game->limits.game_ms = db_get_i64(res, 0, 7);
 	game->limits.memory_mb = db_get_i64(res, 0, 8);
 	game->limits.resident_mb = db_get_i64(res, 0, 9);
+	game->limits.clock = db_get_bool(res, 0, 18) ? SPEC_CLOCK_CPU :
+	    SPEC_CLOCK_WALL;
+	game->limits.ponder = db_get_bool(res, 0, 19);
 	game->nseats = 2;
 	fill_seat(&game->seats[0], res, 10);
 	fill_seat(&game->seats[1], res, 14);

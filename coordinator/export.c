@@ -394,7 +394,6 @@ export_open(const char *spec_path, const char *name, const char *db_url,
     const char *data_dir, struct db **db, int64_t *id, char **title)
 {
 	struct spec *spec = NULL;
-	char *conninfo = NULL;
 	int found;
 
 	*db = NULL;
@@ -403,10 +402,7 @@ export_open(const char *spec_path, const char *name, const char *db_url,
 			goto fail;
 		name = spec->name;
 	}
-	if (pgembed_resolve(db_url, data_dir, &conninfo) < 0)
-		goto fail;
-	*db = db_open(conninfo);
-	if (*db == NULL)
+	if ((*db = pgembed_connect(db_url, data_dir)) == NULL)
 		goto fail;
 	found = db_tournament_find(*db, name, id);
 	if (found == 0 && name)
@@ -416,11 +412,9 @@ export_open(const char *spec_path, const char *name, const char *db_url,
 	if (found <= 0 || db_tournament_name(*db, *id, title) < 0)
 		goto fail;
 	spec_free(spec);
-	free(conninfo);
 	return 0;
 fail:
 	spec_free(spec);
-	free(conninfo);
 	db_free(*db);
 	*db = NULL;
 	return -1;

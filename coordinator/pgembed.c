@@ -26,7 +26,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -37,6 +36,8 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/tree.h"
+#include "coordinator/db.h"
 
 #define PG_PORT "5432"
 #define PG_SOCKET_NAME "/.s.PGSQL." PG_PORT
@@ -368,16 +369,6 @@ lock_cluster(const struct cluster *c)
 	return fd;
 }
 
-static int
-remove_entry(const char *path, const struct stat *st, int flag,
-    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) < 0 ? -1 : 0;
-}
-
 /* initdb into dir/data; a folder left by an initdb that did not finish
  * (no PG_VERSION) is removed first, since initdb wants it empty. */
 static int
@@ -391,9 +382,8 @@ initdb(const struct cluster *c)
 	FILE *f = NULL;
 	int ret = -1;
 
-	if (is_dir(c->data) && nftw(c->data, remove_entry, 16,
-	    FTW_DEPTH | FTW_PHYS) < 0) {
-		log_errno("cannot remove the unfinished cluster '%s'", c->data);
+	if (is_dir(c->data) && tree_remove(c->data) < 0) {
+		log_error("cannot remove the unfinished cluster '%s'", c->data);
 		goto out;
 	}
 	log_info("initialising PostgreSQL in '%s'", c->data);
@@ -633,4 +623,17 @@ pgembed_resolve(const char *db_url, const char *data_dir, char **conninfo)
 	free(cluster);
 	free(data);
 	return ret;
+}
+
+struct db *
+pgembed_connect(const char *db_url, const char *data_dir)
+{
+	struct db *db = NULL;
+	char *conninfo;
+
+	if (pgembed_resolve(db_url, data_dir, &conninfo) < 0)
+		return NULL;
+	db = db_open(conninfo);
+	free(conninfo);
+	return db;
 }

@@ -18,6 +18,12 @@ char *pgembed_data_dir(const char *dir);
  * if needed. Caller owns *conninfo; free(). */
 int pgembed_resolve(const char *db_url, const char *data_dir, char **conninfo);
 
+struct db;
+
+/* The database pgembed_resolve() names, connected, its schema brought up
+ * to date (db_open()). NULL after logging. Free with db_free(). */
+struct db *pgembed_connect(const char *db_url, const char *data_dir);
+
 /* Initialises (if needed) and starts a cluster in folder dir, waiting until
  * it accepts connections; *conninfo names its socket and database "arena".
  * A cluster already running there is reused. Caller owns *conninfo. */

@@ -27,6 +27,8 @@ CREATE TABLE tournaments (
 	game_ms		bigint NOT NULL CHECK (game_ms > 0),
 	memory_mb	bigint NOT NULL CHECK (memory_mb > 0),
 	resident_mb	bigint NOT NULL CHECK (resident_mb > 0),
+	clock		text NOT NULL CHECK (clock IN ('wall', 'cpu')),
+	ponder		boolean NOT NULL,
 	created_at	timestamptz NOT NULL DEFAULT now()
 );
 

@@ -19,6 +19,7 @@
 #ifndef ARENA_GAME_H
 #define ARENA_GAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,9 @@ struct game {
 	const char *version;	/* referee version, stored with each result */
 	int min_seats;		/* players per game */
 	int max_seats;
+	/* A bot may keep no thread or process running after a call beyond
+	 * those it had after its first (Dream City): more is SV. */
+	bool no_tasks_after_call;
 
 	/* Parses the text of a dataset file. On failure returns NULL and
 	 * writes "name:line:col: message" into err. Caller owns the result;

@@ -1,16 +1,17 @@
 /*
- * bot: one persistent bot process for one game. It runs `sh -c RUN` in its
- * build folder, in its own process group, under rlimits, and is kept
- * stopped (SIGSTOP on the whole group) except during its own calls, so it
- * never thinks on the opponent's time. Each call writes the request to its
- * stdin and reads one line back under a wall-clock deadline measured by us.
+ * bot: one persistent bot process for one game, run in the sandbox
+ * (sandbox/sandbox.h) in a folder of its own. It is frozen except during
+ * its own calls (unless the limits allow pondering), so it never computes
+ * on its opponent's time. Each call thaws it, writes the request to its
+ * stdin, reads one line back, and freezes it again; the call's time is
+ * measured on the clock the limits name (wall by default, or the CPU time
+ * of everything in its sandbox), and both are recorded.
  *
- * Memory: RLIMIT_AS caps the address space of each process at memory_mb,
- * so a greedy bot sees allocations fail and usually dies of it. Its verdict
- * is ML when we saw its address space reach 90% of the limit (sampled
- * every BOT_SAMPLE_MS during calls), otherwise RE with the exit code or
- * signal in the detail. A bot whose resident memory, summed over its
- * process group, exceeds resident_mb after a call is ML.
+ * Faults: TO (call or game time), ML (the memory cgroup killed it during
+ * a call, or more than resident_mb stayed resident after one), RE (it
+ * crashed, exited or closed its output), SV (a sandbox rule killed it),
+ * OL (an answer over BOT_MAX_LINE, or that much output between calls).
+ * After a fault the bot is dead for every later call.
  */
 #ifndef ARENA_BOT_H
 #define ARENA_BOT_H
@@ -22,40 +23,49 @@
 #include "common/verdict.h"
 
 #define BOT_MAX_LINE (64 * 1024)	/* an answer longer than this: OL */
-#define BOT_MAX_FILE (16 << 20)		/* RLIMIT_FSIZE: stderr log, files */
-#define BOT_MAX_FILES 64		/* RLIMIT_NOFILE */
-#define BOT_SAMPLE_MS 20
+/* On the CPU clock, a bot that sleeps instead of computing is still
+ * stopped: after this many times its call budget in wall time. */
+#define BOT_WALL_FACTOR 2
+/* How often CPU time is read while a call runs on the CPU clock. */
+#define BOT_CPU_POLL_MS 10
+/* How long a bot whose output closed has to end, so we can say why. */
+#define BOT_END_GRACE_MS 200
 
 struct bot;
 
 struct bot_usage {
-	int64_t cpu_ms;		/* CPU time of the process group */
+	int64_t cpu_ms;		/* CPU time of everything in its sandbox */
 	int64_t wall_ms;	/* wall time spent inside calls */
-	int64_t peak_kb;	/* largest resident set seen (VmHWM) */
+	int64_t peak_kb;	/* peak memory of its sandbox */
 };
 
-/* Starts `sh -c run` in folder dir, stopped until its first call, stderr
- * appended to log_path. Makes the caller ignore SIGPIPE and a child
- * subreaper, so the bot's own children are reaped by bot_end(). NULL after logging why (our failure). Free with
- * bot_free(). */
+/* Starts `run` in the sandbox with folder dir (the caller's copy for this
+ * game, owned by SANDBOX_FILES_UID) as its working directory, frozen until
+ * its first call, stderr appended to log_path. NULL after logging why
+ * (our failure). Free with bot_free(). */
 struct bot *bot_new(const char *dir, const char *run,
     const struct spec_limits *limits, const char *log_path);
 
+/* The game forbids threads or processes left running after a call: from
+ * now on a call that ends with more tasks in the bot's sandbox than its
+ * first call ended with is a fault, SV. */
+void bot_forbid_new_tasks(struct bot *b);
+
 /* One call: request (ending in a newline) to the bot, one line back within
- * min(call_ms, remaining_ms) of wall time. Returns 0 with *verdict: OK and
- * *answer (the line without its newline; caller owns it, free()), or a
- * fault (TO, RE, ML, OL) with *detail (caller owns it, free()). After a
- * fault the bot is dead for every later call. -1 on our own failure. */
+ * min(call_ms, remaining_ms) on the limits' clock. Returns 0 with
+ * *verdict: OK and *answer (the line without its newline; caller owns it,
+ * free()), or a fault with *detail (caller owns it, free()). -1 on our
+ * own failure (the sandbox could not freeze or thaw it). */
 int bot_call(struct bot *b, const char *request, int64_t call_ms,
     int64_t remaining_ms, char **answer, enum verdict *verdict,
     char **detail);
 
-/* Kills the whole process group, reaps the leader and fills *usage. The
- * bot answers no more calls; bot_free() is still needed. */
+/* Kills everything in the bot's sandbox and fills *usage (NULL: not
+ * wanted). The bot answers no more calls; bot_free() is still needed. */
 void bot_end(struct bot *b, struct bot_usage *usage);
 void bot_free(struct bot *b);
 
-/* The process group id, for logs and tests. */
-pid_t bot_pgid(const struct bot *b);
+/* The pid of its command as seen from outside (for tests and logs). */
+pid_t bot_pid(const struct bot *b);
 
 #endif

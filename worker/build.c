@@ -1,6 +1,9 @@
 /*
  * build: copies an entry's folder into the worker's build cache and runs
- * its build command there, once per (folder, command) per worker.
+ * its build command there, in the sandbox (processes allowed: compilers
+ * fork), once per (folder, command) per worker. The copy is
+ * <cache>/box, owned by the sandbox's files uid; the log and the stamps
+ * sit beside it, out of the build's reach.
  *
  * The cache folder's name carries a hash of the folder path and build
  * command, so a changed command builds anew. Under an exclusive flock on
@@ -13,19 +16,17 @@
 
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "common/clock.h"
 #include "common/log.h"
+#include "common/tree.h"
+#include "sandbox/sandbox.h"
 
 #define STAMP_OK ".arena-built"
 #define STAMP_FAILED ".arena-failed"
@@ -43,49 +44,6 @@ mkdir_p(const char *dir)
 {
 	if (mkdir(dir, 0755) == -1 && errno != EEXIST)
 		return log_errno("cannot create '%s'", dir);
-	return 0;
-}
-
-/* Runs argv in dir with stdout and stderr to log_path (NULL: inherited),
- * killing its process group after limit_ms. *status is the wait status,
- * or -1 when it ran out of time. */
-static int
-run(char *const argv[], const char *dir, const char *log_path,
-    int64_t limit_ms, int *status)
-{
-	int64_t deadline = clock_now_ms() + limit_ms;
-	pid_t pid;
-	int fd;
-
-	if ((pid = fork()) == -1)
-		return log_errno("cannot fork");
-	if (pid == 0) {
-		setpgid(0, 0);
-		fd = open("/dev/null", O_RDONLY);
-		dup2(fd, 0);
-		if (log_path) {
-			fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-			if (fd == -1 || dup2(fd, 1) == -1 || dup2(fd, 2) == -1)
-				_exit(126);
-		}
-		close_range(3, ~0U, 0);
-		signal(SIGPIPE, SIG_DFL);
-		if (chdir(dir) == -1)
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	while (waitpid(pid, status, WNOHANG) == 0) {
-		if (clock_now_ms() >= deadline) {
-			kill(-pid, SIGKILL);
-			waitpid(pid, status, 0);
-			*status = -1;
-			return 0;
-		}
-		usleep(10000);
-	}
-	kill(-pid, SIGKILL);	/* whatever it left running in the background */
 	return 0;
 }
 
@@ -143,33 +101,64 @@ write_small(const char *path, const char *text)
 	return 0;
 }
 
-/* Copies and builds into dir; the lock is held. *detail set on a failed
- * build. */
+/* Runs the build command in the sandbox, in box, output to log_path.
+ * Returns 0 with *detail NULL (built) or set (the build failed). */
+static int
+build_run(const char *command, const char *box, const char *log_path,
+    char **detail)
+{
+	struct sandbox_opts o = { .dir = box, .command = command,
+	    .limits = { .memory_kb = BUILD_MEMORY_MB * 1024,
+	    .pids = BUILD_PIDS }, .processes = true, .keep_box = true };
+	struct sandbox *sb = NULL;
+	enum verdict v;
+	char *why = NULL, *line;
+	int rc = -1;
+
+	o.in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	o.out = o.err = open(log_path, O_WRONLY | O_CREAT | O_TRUNC |
+	    O_CLOEXEC, 0644);
+	if (o.in == -1 || o.out == -1) {
+		log_errno("cannot open '%s'", log_path);
+		goto out;
+	}
+	if ((sb = sandbox_new(&o)) == NULL ||
+	    sandbox_wait(sb, BUILD_LIMIT_MS, &v, &why) == -1)
+		goto out;
+	if (v != VERDICT_OK) {
+		line = last_line(log_path);
+		*detail = v == VERDICT_TO ? xasprintf("build failed: over %d "
+		    "s: %s", BUILD_LIMIT_MS / 1000, line) : xasprintf("build "
+		    "failed (%s): %s", why ? why : verdict_code(v), line);
+		free(line);
+	}
+	rc = 0;
+out:
+	sandbox_free(sb);
+	free(why);
+	if (o.in != -1)
+		close(o.in);
+	if (o.out != -1)
+		close(o.out);
+	return rc;
+}
+
+/* Copies the entry into dir/box and builds it there; the lock is held.
+ * *detail set on a failed build. */
 static int
 build_locked(const struct msg_seat *seat, const char *dir, char **detail)
 {
-	char *rm[] = { "rm", "-rf", (char *)dir, NULL };
-	char *cp[] = { "cp", "-a", seat->folder, (char *)dir, NULL };
-	char *sh[] = { "sh", "-c", seat->build, NULL };
+	char *box = xasprintf("%s/box", dir);
 	char *log_path = xasprintf("%s/build.log", dir), *path = NULL;
-	int st, rc = -1;
+	int rc = -1;
 
-	if (run(rm, "/", NULL, BUILD_LIMIT_MS, &st) == -1 ||
-	    run(cp, "/", NULL, BUILD_LIMIT_MS, &st) == -1)
+	if (tree_remove(dir) == -1 || mkdir_p(dir) == -1 ||
+	    tree_copy(seat->folder, box, SANDBOX_FILES_UID,
+	    SANDBOX_FILES_GID) == -1)
 		goto out;
-	if (st != 0) {
-		log_error("cannot copy '%s' to '%s'", seat->folder, dir);
+	if (seat->build && build_run(seat->build, box, log_path, detail) == -1)
 		goto out;
-	}
-	if (seat->build && run(sh, dir, log_path, BUILD_LIMIT_MS, &st) == -1)
-		goto out;
-	if (seat->build && st != 0) {
-		char *line = last_line(log_path);
-
-		*detail = st == -1 ? xasprintf("build failed: over %d s: %s",
-		    BUILD_LIMIT_MS / 1000, line) :
-		    xasprintf("build failed: %s", line);
-		free(line);
+	if (*detail) {
 		path = xasprintf("%s/%s", dir, STAMP_FAILED);
 		rc = write_small(path, *detail);
 		goto out;
@@ -179,6 +168,7 @@ build_locked(const struct msg_seat *seat, const char *dir, char **detail)
 out:
 	free(path);
 	free(log_path);
+	free(box);
 	return rc;
 }
 
@@ -224,11 +214,17 @@ build_prepare(const char *data_dir, const struct msg_seat *seat, char **dir,
 	else if ((*detail = read_small(failed)) != NULL)
 		rc = 0;
 	else {
-		log_info("building '%s' in '%s'", seat->entry, *dir);
+		log_debug("building '%s' in '%s'", seat->entry, *dir);
 		rc = build_locked(seat, *dir, detail);
 	}
 	if (rc == 0 && *detail)
 		*verdict = VERDICT_RE;
+	if (rc == 0 && *verdict == VERDICT_OK) {
+		char *box = xasprintf("%s/box", *dir);
+
+		free(*dir);
+		*dir = box;
+	}
 out:
 	if (fd != -1)
 		close(fd);	/* releases the lock */

@@ -97,13 +97,34 @@ seat_fault(struct play *p, int seat, enum verdict v, char *detail)
 	p->game->fault(p->s, seat);
 }
 
+/* Starts seat i's bot on its built folder. The sandbox gives the bot a
+ * private copy of it: nothing a bot writes survives its game. */
+static int
+start_bot(struct play *p, uint32_t i, const char *built, const char *data_dir)
+{
+	char *log_path;
+
+	log_path = xasprintf("%s/logs/%lld-%d-%c.stderr", data_dir,
+	    (long long)p->g->game_id, p->g->attempt, 'A' + i);
+	p->bots[i] = bot_new(built, p->g->seats[i].run, &p->g->limits,
+	    log_path);
+	free(log_path);
+	if (p->bots[i] == NULL)
+		return fail_all(p->r, "cannot start entry '%s'",
+		    p->g->seats[i].entry);
+	if (p->game->no_tasks_after_call)
+		bot_forbid_new_tasks(p->bots[i]);
+	return 0;
+}
+
 /* Builds and starts every seat; a seat's build failure is its fault. */
 static int
 start_bots(struct play *p, const char *data_dir, int *build_fault,
     char **fault_detail)
 {
-	char *logs = xasprintf("%s/logs", data_dir), *dir, *detail, *log_path;
+	char *logs = xasprintf("%s/logs", data_dir), *dir, *detail;
 	enum verdict v;
+	int rc;
 
 	if ((mkdir(data_dir, 0755) == -1 && errno != EEXIST) ||
 	    (mkdir(logs, 0755) == -1 && errno != EEXIST)) {
@@ -111,13 +132,12 @@ start_bots(struct play *p, const char *data_dir, int *build_fault,
 		return fail_all(p->r, "cannot create '%s/logs': %s", data_dir,
 		    strerror(errno));
 	}
+	free(logs);
 	for (uint32_t i = 0; i < p->g->nseats; i++) {
 		if (build_prepare(data_dir, &p->g->seats[i], &dir, &v,
-		    &detail) == -1) {
-			free(logs);
+		    &detail) == -1)
 			return fail_all(p->r, "cannot prepare entry '%s'",
 			    p->g->seats[i].entry);
-		}
 		if (v != VERDICT_OK) {
 			if (*build_fault < 0) {
 				*build_fault = (int)i;
@@ -126,19 +146,11 @@ start_bots(struct play *p, const char *data_dir, int *build_fault,
 				free(detail);
 			continue;
 		}
-		log_path = xasprintf("%s/%lld-%d-%c.stderr", logs,
-		    (long long)p->g->game_id, p->g->attempt, 'A' + i);
-		p->bots[i] = bot_new(dir, p->g->seats[i].run, &p->g->limits,
-		    log_path);
-		free(log_path);
+		rc = start_bot(p, i, dir, data_dir);
 		free(dir);
-		if (p->bots[i] == NULL) {
-			free(logs);
-			return fail_all(p->r, "cannot start entry '%s'",
-			    p->g->seats[i].entry);
-		}
+		if (rc == -1)
+			return -1;
 	}
-	free(logs);
 	return 0;
 }
 

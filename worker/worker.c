@@ -32,6 +32,7 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/wire.h"
+#include "sandbox/sandbox.h"
 #include "worker/game_run.h"
 
 #define RECONNECT_MIN_MS 1000
@@ -383,6 +384,7 @@ worker_run(const struct worker_opts *opts)
 	signal(SIGPIPE, SIG_IGN);
 	log_info("worker '%s' with %u slots, connecting to '%s'", wk.name,
 	    wk.nslots, opts->connect);
+	sandbox_sweep();
 	connect_coordinator(&wk);
 	if (wk.w == NULL) {
 		shutdown_slots(&wk);
@@ -394,6 +396,7 @@ worker_run(const struct worker_opts *opts)
 	if (worker_stop)
 		log_info("stopping on a signal");
 	shutdown_slots(&wk);
+	sandbox_sweep();
 	wire_free(wk.w);
 	free(wk.name);
 	return 0;

@@ -66,6 +66,7 @@ start(const struct game_dataset *ds, int seats, uint64_t seed)
 	struct game_state *s = xcalloc(1, sizeof *s);
 
 	(void)seed;	/* the game has no chance in it */
+	(void)seats;	/* checked by the worker against max_seats */
 	assert(seats == SEATS);
 	s->ds = ds;
 	s->status = xcalloc((size_t)ds->w * (size_t)ds->h, 1);
@@ -428,6 +429,7 @@ const struct game game_dreamcity = {
 	.version = "1",
 	.min_seats = SEATS,
 	.max_seats = SEATS,
+	.no_tasks_after_call = true,
 	.dataset_parse = parse,
 	.dataset_free = dataset_free,
 	.start = start,

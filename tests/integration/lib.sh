@@ -23,6 +23,20 @@ fail() {
 	exit 1
 }
 
+# expect_no_sandbox_left: no process runs as a sandbox uid (bots run as
+# 200000 + slot, their namespace's init as 300000 + slot; see
+# sandbox/sandbox.h) and no slot's cgroup is left. Machine-wide: the tests
+# run one at a time (ctest without -j).
+expect_no_sandbox_left() {
+	local left
+
+	left=$(ps -eo uid=,pid=,args= | awk '$1 >= 199999 && $1 < 400000')
+	[ -z "$left" ] || fail "sandboxed processes left behind: $left"
+	left=$(find /sys/fs/cgroup -maxdepth 6 -type d -path '*/arena/slot-*' \
+		2>/dev/null || true)
+	[ -z "$left" ] || fail "sandbox cgroups left behind: $left"
+}
+
 # expect_match FILE REGEX: FILE has a line matching REGEX.
 expect_match() {
 	grep -Eq -- "$2" "$1" || { cat "$1" >&2; fail "'$1' lacks /$2/"; }

@@ -27,6 +27,14 @@ expect_match "$scratch/games.csv" ",garbage,passer,0,0,,call_limit$"
 expect_match "$scratch/games.csv" ",kitc,crasher,4,0,kitc,all_placed$"
 cut -d, -f4 "$scratch/games.csv" | sort | uniq -d | grep -q . &&
 	fail "a game is listed twice"
+expect_no_sandbox_left
+
+# Each game's record names the fault, with each bot's usage.
+crash=$(awk -F, '$6 == "crasher" { print $4; exit }' "$scratch/games.csv")
+"$ARENA" show game "$crash" --replay > "$scratch/show.out"
+expect_match "$scratch/show.out" "crasher +score 0 +RE +cpu [0-9]+ ms, wall [0-9]+ ms, peak [0-9]+ MB"
+expect_match "$scratch/show.out" "end RE: seat A \(crasher\): killed by signal 11"
+expect_match "$scratch/show.out" "^    ! A RE$"
 
 # Running the finished tournament again resumes it: nothing is replayed
 # and the standings stay the same.

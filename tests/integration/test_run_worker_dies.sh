@@ -29,6 +29,7 @@ wait "$run" || { cat "$scratch/run.err" >&2; fail "arena run failed"; }
 expect_match "$scratch/run.err" "worker local-[12] died"
 expect_match "$scratch/run.err" "of lost worker 'local-[12]' requeued"
 ! kill -0 "$game" 2> /dev/null || fail "the dead worker's game lives on"
+expect_no_sandbox_left
 "$ARENA" standings "$spec" --format csv | diff -u "$here/e2e/expected.csv" - ||
 	fail "standings differ from an undisturbed run"
 "$ARENA" export games "$spec" --format csv > "$scratch/games.csv"

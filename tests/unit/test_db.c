@@ -101,7 +101,9 @@ build_spec(void)
 	spec = (struct spec){ .name = (char *)"t1", .game = (char *)"dreamcity",
 	    .seed = 42, .datasets = &dataset, .ndatasets = 1,
 	    .entries = entries, .nentries = NENTRIES,
-	    .limits = { 1000, 30000, 512, 256 }, .stages = stages,
+	    .limits = { .call_ms = 1000, .game_ms = 30000, .memory_mb = 512,
+	    .resident_mb = 256, .clock = SPEC_CLOCK_CPU, .ponder = true },
+	    .stages = stages,
 	    .nstages = 2 };
 }
 
@@ -274,6 +276,8 @@ check_first_game(const struct msg_game *g)
 	assert_int_equal(g->limits.game_ms, 30000);
 	assert_int_equal(g->limits.memory_mb, 512);
 	assert_int_equal(g->limits.resident_mb, 256);
+	assert_int_equal(g->limits.clock, SPEC_CLOCK_CPU);
+	assert_true(g->limits.ponder);
 	assert_int_equal(g->nseats, 2);
 	assert_string_equal(g->seats[0].entry, "P");
 	assert_string_equal(g->seats[0].build, "make");

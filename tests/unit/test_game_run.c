@@ -8,12 +8,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/log.h"
+#include "common/tree.h"
 #include "worker/game_run.h"
 
 struct game_dataset {
@@ -152,13 +156,35 @@ setup_game(struct msg *m, const char *calls, const char *const *run,
 	g->dataset_name = xstrdup("calls.txt");
 	g->dataset = xstrdup(calls);
 	g->seed = 1;
-	g->limits = (struct spec_limits){ 200, 5000, 256, 128 };
+	g->limits = (struct spec_limits){ .call_ms = 200, .game_ms = 5000,
+	    .memory_mb = 256, .resident_mb = 128, .clock = SPEC_CLOCK_WALL };
 	g->nseats = nseats;
 	for (uint32_t i = 0; i < nseats; i++) {
 		g->seats[i].entry = xasprintf("bot%u", i);
 		g->seats[i].folder = xstrdup(bots_dir);
 		g->seats[i].run = xstrdup(run[i]);
 	}
+}
+
+/* Built folders under <data>/builds holding file. */
+static int
+built_count(const char *file)
+{
+	char path[128], *f;
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	snprintf(path, sizeof path, "%s/builds", data_dir);
+	d = opendir(path);
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL) {
+		f = xasprintf("%s/%s/box/%s", path, de->d_name, file);
+		n += access(f, F_OK) == 0;
+		free(f);
+	}
+	closedir(d);
+	return n;
 }
 
 static int
@@ -260,18 +286,18 @@ test_game_time(void **state)
 static void
 test_build(void **state)
 {
-	const char *const run[] = { "cat n.txt; while read -r l; do cat n.txt;"
-	    " done", "sh ./number.sh 1" };
+	const char *const run[] = { "sh ./file.sh", "sh ./number.sh 1" };
 	struct msg g, res;
 	struct msg_result *r = &res.u.result;
 
 	(void)state;
 	setup_game(&g, "2", run, 2);
-	g.u.game.seats[0].build = xstrdup("echo 7 > n.txt");
-	g.u.game.seats[0].run = (free(g.u.game.seats[0].run),
-	    xstrdup("while read -r l; do cat n.txt; done"));
+	/* The build runs in the sandbox too, and may start processes. */
+	g.u.game.seats[0].build = xstrdup("echo 7 > n.txt && cat n.txt");
 	assert_int_equal(play(&g, &res), 0);
 	assert_int_equal(r->seats[0].score, 14);
+	/* Built once in its own folder, which keeps the build's output. */
+	assert_int_equal(built_count("n.txt"), 1);
 	msg_release(&res);
 	/* A failing build is the entry's fault, reported with its output. */
 	free(g.u.game.seats[1].build);
@@ -280,12 +306,31 @@ test_build(void **state)
 	assert_int_equal(play(&g, &res), 0);
 	assert_int_equal(r->seats[1].verdict, VERDICT_RE);
 	assert_string_equal(r->end_reason, "RE");
-	assert_non_null(strstr(r->detail, "build failed: oops"));
+	assert_non_null(strstr(r->detail, "build failed (exit code 1): oops"));
 	assert_string_equal(r->replay, "! B RE\n");
 	msg_release(&res);
 	/* The failure is remembered, not rebuilt. */
 	assert_int_equal(play(&g, &res), 0);
-	assert_non_null(strstr(r->detail, "build failed: oops"));
+	assert_non_null(strstr(r->detail, "build failed (exit code 1): oops"));
+	msg_release(&res);
+	msg_release(&g);
+}
+
+/* What a bot writes in its folder stays in its game's sandbox: the built
+ * folder the next game starts from is unchanged. */
+static void
+test_scratch_wiped(void **state)
+{
+	const char *const run[] = { "sh ./scribble.sh", "sh ./number.sh 1" };
+	struct msg g, res;
+
+	(void)state;
+	setup_game(&g, "2", run, 2);
+	assert_int_equal(play(&g, &res), 0);
+	assert_int_equal(res.u.result.seats[0].verdict, VERDICT_OK);
+	assert_int_equal(res.u.result.seats[0].score, 2);
+	assert_true(built_count("scribble.sh") >= 1);
+	assert_int_equal(built_count("scribble.txt"), 0);
 	msg_release(&res);
 	msg_release(&g);
 }
@@ -321,22 +366,21 @@ main(void)
 		cmocka_unit_test(test_fault),
 		cmocka_unit_test(test_game_time),
 		cmocka_unit_test(test_build),
+		cmocka_unit_test(test_scratch_wiped),
 		cmocka_unit_test(test_our_failures),
 	};
 	const char *src = getenv("ARENA_SOURCE_DIR");
-	char *rm;
 	int rc;
 
 	log_init("test", false);
 	snprintf(bots_dir, sizeof bots_dir, "%s/tests/data/bots",
 	    src ? src : ".");
 	snprintf(data_dir, sizeof data_dir, "/tmp/arena-test-gr-XXXXXX");
-	if (mkdtemp(data_dir) == NULL)
+	/* The sandbox's uids must reach the copies inside. */
+	if (mkdtemp(data_dir) == NULL || chmod(data_dir, 0755) == -1)
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	rm = xasprintf("rm -rf '%s'", data_dir);
-	if (system(rm) != 0)
+	if (tree_remove(data_dir) == -1)
 		rc = 1;
-	free(rm);
 	return rc;
 }

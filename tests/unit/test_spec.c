@@ -109,6 +109,8 @@ test_valid(void **state)
 	assert_int_equal(spec->limits.game_ms, 20000);
 	assert_int_equal(spec->limits.memory_mb, 1024);
 	assert_int_equal(spec->limits.resident_mb, 128);
+	assert_int_equal(spec->limits.clock, SPEC_CLOCK_CPU);
+	assert_true(spec->limits.ponder);
 	assert_int_equal(spec->nstages, 2);
 	assert_string_equal(spec->stages[0].name, "groups");
 	assert_int_equal(spec->stages[0].format, SPEC_ROUND_ROBIN);
@@ -147,6 +149,8 @@ test_defaults(void **state)
 	assert_int_equal(spec->limits.game_ms, 30000);
 	assert_int_equal(spec->limits.memory_mb, 512);
 	assert_int_equal(spec->limits.resident_mb, 256);
+	assert_int_equal(spec->limits.clock, SPEC_CLOCK_WALL);
+	assert_false(spec->limits.ponder);
 	assert_int_equal(spec->ndatasets, 1);
 	assert_int_equal(spec->nentries, 3);
 	assert_null(spec->entries[2].build);
@@ -331,10 +335,12 @@ BAD(test_bad_limits, "bad/limits.yaml",
     "11:14: 'memory_mb': expected an integer, got '1.5'\n"
     "12:16: 'resident_mb': expected an integer, got"
     " '99999999999999999999'\n"
-    "14:28: unknown format 'round_robbin' (did you mean"
+    "13:10: unknown clock 'cpy' (did you mean 'cpu'?)\n"
+    "14:11: 'ponder': expected true or false, got 'maybe'\n"
+    "16:28: unknown format 'round_robbin' (did you mean"
     " 'round_robin'?)\n"
-    "14:51: 'advance' must be zero or more, got -1\n"
-    "15:25: unknown format 'knockout' (known: round_robin, final)\n")
+    "16:51: 'advance' must be zero or more, got -1\n"
+    "17:25: unknown format 'knockout' (known: round_robin, final)\n")
 BAD(test_bad_missing, "bad/missing.yaml",
     "2:1: missing required key 'game' in the spec\n"
     "5:5: missing required key 'run' in entry 'a'\n"

@@ -29,7 +29,9 @@ fill_game(struct msg *m, uint32_t nseats)
 	g->dataset_name = xstrdup("map1.txt");
 	g->dataset = xstrdup("3 3\n...\n.#.\n...\n");
 	g->seed = UINT64_MAX - 5;
-	g->limits = (struct spec_limits){ 1000, 30000, 512, 256 };
+	g->limits = (struct spec_limits){ .call_ms = 1000, .game_ms = 30000,
+	    .memory_mb = 512, .resident_mb = 256, .clock = SPEC_CLOCK_CPU,
+	    .ponder = true };
 	g->nseats = nseats;
 	for (uint32_t i = 0; i < nseats; i++) {
 		g->seats[i].entry = xstrdup("e");
@@ -113,6 +115,8 @@ test_round_trip_game(void **state)
 	assert_int_equal(g->limits.game_ms, 30000);
 	assert_int_equal(g->limits.memory_mb, 512);
 	assert_int_equal(g->limits.resident_mb, 256);
+	assert_int_equal(g->limits.clock, SPEC_CLOCK_CPU);
+	assert_true(g->limits.ponder);
 	assert_int_equal(g->nseats, 2);
 	assert_null(g->seats[0].build);
 	assert_string_equal(g->seats[1].build, "make");

@@ -1,3 +1,2 @@
 read -r line
-sleep 10
-echo late
+exec sleep 10

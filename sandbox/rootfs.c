@@ -1,0 +1,487 @@
+/*
+ * rootfs: builds the sandbox's private root, in the child, as root of its
+ * own user and mount namespaces.
+ *
+ * A small tmpfs becomes /, holding read-only binds of /usr (and of /bin,
+ * /lib* where they are not merged-usr symlinks), a minimal /etc (the
+ * loader cache, nsswitch, localtime and alternatives bound read-only; our
+ * own passwd, group and hosts, which name no host account), /dev with
+ * null, zero, full, random and urandom only, a fresh /proc of the
+ * sandbox's pid namespace (only its processes, no /proc/sys), a
+ * size-limited /tmp, and at /box either the command's folder read-write
+ * or a size-limited tmpfs holding a copy of it. Then pivot_root, the old
+ * root is detached, and / is made read-only.
+ * Everything is nosuid and nodev (the five device binds aside).
+ *
+ * Mount flags set on the host (nosuid, noexec, atime) are locked for a
+ * user namespace, so each read-only remount repeats them.
+ */
+
+#include "sandbox/rootfs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/mount.h>
+
+#define ROOT ROOTFS_MOUNTPOINT
+#define BOX_UID 1000		/* the command's uid inside (child.h) */
+#define COPY_DEPTH 32		/* folders deeper than this are refused */
+
+static char *err_buf;
+static size_t err_size;
+
+static int
+fail(const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(err_buf, err_size, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < err_size)
+		snprintf(err_buf + n, err_size - n, ": %s", strerror(saved));
+	return -1;
+}
+
+/* The flags of the mount at path that a user namespace may not clear. */
+static unsigned long
+locked_flags(const char *path)
+{
+	struct statvfs s;
+	unsigned long f = 0;
+
+	if (statvfs(path, &s) < 0)
+		return 0;
+	if (s.f_flag & ST_NOEXEC)
+		f |= MS_NOEXEC;
+	if (s.f_flag & ST_NOATIME)
+		f |= MS_NOATIME;
+	if (s.f_flag & ST_NODIRATIME)
+		f |= MS_NODIRATIME;
+	if (s.f_flag & ST_RELATIME)
+		f |= MS_RELATIME;
+	if (s.f_flag & ST_NODEV)
+		f |= MS_NODEV;
+	return f;
+}
+
+static int
+bind(const char *src, const char *dst, unsigned long flags)
+{
+	if (mount(src, dst, NULL, MS_BIND, NULL) < 0)
+		return fail("cannot bind '%s'", src);
+	flags |= MS_BIND | MS_REMOUNT | MS_NOSUID | locked_flags(dst);
+	if (mount(NULL, dst, NULL, flags, NULL) < 0)
+		return fail("cannot remount '%s'", dst);
+	return 0;
+}
+
+static int
+make_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return fail("cannot create '%s'", path);
+	ssize_t n = write(fd, text, strlen(text));
+	close(fd);
+	if (n != (ssize_t)strlen(text))
+		return fail("cannot write '%s'", path);
+	return 0;
+}
+
+static int
+make_dir(const char *path, mode_t mode)
+{
+	if (mkdir(path, mode) < 0 && errno != EEXIST)
+		return fail("cannot create '%s'", path);
+	return 0;
+}
+
+/* /bin, /lib...: a symlink on merged-usr systems (copied as such), else a
+ * read-only bind. */
+static int
+top_level(const char *name)
+{
+	char host[64], inside[128], target[256];
+	struct stat st;
+
+	snprintf(host, sizeof host, "/%s", name);
+	snprintf(inside, sizeof inside, ROOT "/%s", name);
+	if (lstat(host, &st) < 0)
+		return 0;
+	if (S_ISLNK(st.st_mode)) {
+		ssize_t n = readlink(host, target, sizeof target - 1);
+		if (n < 0)
+			return fail("cannot read link '%s'", host);
+		target[n] = '\0';
+		if (symlink(target, inside) < 0)
+			return fail("cannot create '%s'", inside);
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	if (make_dir(inside, 0755) < 0)
+		return -1;
+	return bind(host, inside, MS_RDONLY | MS_NODEV);
+}
+
+static int
+bind_file(const char *host, const char *inside, unsigned long flags)
+{
+	if (access(host, R_OK) < 0)
+		return 0;
+	if (make_file(inside, "") < 0)
+		return -1;
+	return bind(host, inside, flags);
+}
+
+static int
+build_etc(void)
+{
+	static const char *const files[] = {
+		"ld.so.cache", "nsswitch.conf", "localtime", "host.conf",
+	};
+	char host[64], inside[128];
+
+	if (make_dir(ROOT "/etc", 0755) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+		snprintf(host, sizeof host, "/etc/%s", files[i]);
+		snprintf(inside, sizeof inside, ROOT "/etc/%s", files[i]);
+		if (bind_file(host, inside, MS_RDONLY | MS_NODEV) < 0)
+			return -1;
+	}
+	if (access("/etc/alternatives", X_OK) == 0 &&
+	    (make_dir(ROOT "/etc/alternatives", 0755) < 0 ||
+	    bind("/etc/alternatives", ROOT "/etc/alternatives",
+	    MS_RDONLY | MS_NODEV) < 0))
+		return -1;
+	if (make_file(ROOT "/etc/passwd", "root:x:0:0:root:/:/bin/false\n"
+	    "bot:x:1000:1000:bot:/box:/bin/sh\n") < 0 ||
+	    make_file(ROOT "/etc/group", "root:x:0:\nbot:x:1000:\n") < 0 ||
+	    make_file(ROOT "/etc/hosts", "127.0.0.1\tlocalhost\n"
+	    "::1\tlocalhost\n") < 0 ||
+	    make_file(ROOT "/etc/hostname", "arena\n") < 0)
+		return -1;
+	return 0;
+}
+
+static int
+build_dev(void)
+{
+	static const char *const devices[] = {
+		"null", "zero", "full", "random", "urandom",
+	};
+	static const char *const links[][2] = {
+		{ "/proc/self/fd", "fd" }, { "/proc/self/fd/0", "stdin" },
+		{ "/proc/self/fd/1", "stdout" }, { "/proc/self/fd/2", "stderr" },
+		{ "/tmp", "shm" },
+	};
+	char host[64], inside[128];
+
+	if (make_dir(ROOT "/dev", 0755) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof devices / sizeof *devices; i++) {
+		snprintf(host, sizeof host, "/dev/%s", devices[i]);
+		snprintf(inside, sizeof inside, ROOT "/dev/%s", devices[i]);
+		if (make_file(inside, "") < 0 ||
+		    bind(host, inside, MS_NOEXEC) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof links / sizeof *links; i++) {
+		snprintf(inside, sizeof inside, ROOT "/dev/%s", links[i][1]);
+		if (symlink(links[i][0], inside) < 0)
+			return fail("cannot create '%s'", inside);
+	}
+	return 0;
+}
+
+static int
+build_box(const char *dir, int box_fd)
+{
+	if (make_dir(ROOT "/box", 0755) < 0)
+		return -1;
+	if (box_fd < 0)
+		return bind(dir, ROOT "/box", MS_NODEV);
+	if (syscall(SYS_move_mount, box_fd, "", AT_FDCWD, ROOT "/box",
+	    MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return fail("cannot attach '%s' at /box", dir);
+	return 0;
+}
+
+/* The private /box: a copy of the folder (src, a directory fd) made as
+ * root of the user namespace, so the file owner is the command and the
+ * modes are the folder's, set-id bits dropped. Devices, FIFOs and sockets
+ * are left out; symlinks are copied as symlinks, never followed. */
+static char copy_path[PATH_MAX];	/* the entry being copied, for errors */
+
+static int copy_tree(int src, int dst, int depth);
+
+static int
+copy_data(int from, int to)
+{
+	static char buf[1 << 16];
+	ssize_t n;
+
+	while ((n = sendfile(to, from, NULL, 1 << 30)) > 0)
+		;
+	if (n == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	while ((n = read(from, buf, sizeof buf)) > 0)
+		if (write(to, buf, (size_t)n) != n)
+			return -1;
+	return n < 0 ? -1 : 0;
+}
+
+static int
+copy_file(int src, int dst, const char *name, mode_t mode)
+{
+	struct stat st;
+	int from = openat(src, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC), to = -1, rc = -1;
+
+	if (from < 0 || fstat(from, &st) < 0 || !S_ISREG(st.st_mode))
+		goto done;
+	to = openat(dst, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (to < 0 || copy_data(from, to) < 0 ||
+	    fchown(to, BOX_UID, BOX_UID) < 0 || fchmod(to, mode) < 0)
+		goto done;
+	rc = 0;
+done:
+	if (from >= 0)
+		close(from);
+	if (to >= 0)
+		close(to);
+	return rc;
+}
+
+/* -1 on its own failure, -2 when one inside it failed (reported). */
+static int
+copy_dir(int src, int dst, const char *name, mode_t mode, int depth)
+{
+	int from = -1, to = -1, rc = -1;
+
+	errno = ELOOP;
+	if (depth >= COPY_DEPTH || mkdirat(dst, name, 0700) < 0)
+		return -1;
+	from = openat(src, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	to = openat(dst, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (from >= 0 && to >= 0 && copy_tree(from, to, depth + 1) < 0)
+		rc = -2;
+	else if (from >= 0 && to >= 0 && fchown(to, BOX_UID, BOX_UID) == 0 &&
+	    fchmod(to, mode) == 0)
+		rc = 0;
+	if (from >= 0)
+		close(from);
+	if (to >= 0)
+		close(to);
+	return rc;
+}
+
+static int
+copy_link(int src, int dst, const char *name)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(src, name, target, sizeof target - 1);
+
+	if (n < 0)
+		return -1;
+	target[n] = '\0';
+	if (symlinkat(target, dst, name) < 0 ||
+	    fchownat(dst, name, BOX_UID, BOX_UID, AT_SYMLINK_NOFOLLOW) < 0)
+		return -1;
+	return 0;
+}
+
+/* One entry of a folder; copy_path names it (relative to the folder). */
+static int
+copy_entry(int src, int dst, const char *name, int depth)
+{
+	size_t len = strlen(copy_path);
+	struct stat st;
+	int rc = 0;
+
+	snprintf(copy_path + len, sizeof copy_path - len, "%s%s",
+	    len ? "/" : "", name);
+	if (fstatat(src, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		rc = -1;
+	else if (S_ISREG(st.st_mode))
+		rc = copy_file(src, dst, name, st.st_mode & 01777);
+	else if (S_ISDIR(st.st_mode))
+		rc = copy_dir(src, dst, name, st.st_mode & 01777, depth);
+	else if (S_ISLNK(st.st_mode))
+		rc = copy_link(src, dst, name);
+	if (rc == -1)
+		return fail("cannot copy '%s' into /box", copy_path);
+	if (rc < 0)
+		return -1;
+	copy_path[len] = '\0';
+	return 0;
+}
+
+static int
+copy_tree(int src, int dst, int depth)
+{
+	char buf[2048];
+	ssize_t n;
+
+	while ((n = getdents64(src, buf, sizeof buf)) > 0) {
+		for (ssize_t off = 0; off < n; ) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+
+			off += d->d_reclen;
+			if (strcmp(d->d_name, ".") == 0 ||
+			    strcmp(d->d_name, "..") == 0)
+				continue;
+			if (copy_entry(src, dst, d->d_name, depth) < 0)
+				return -1;
+		}
+	}
+	if (n < 0)
+		return fail("cannot read '%s'", copy_path[0] ? copy_path :
+		    "the folder");
+	return 0;
+}
+
+/* A tmpfs of box_kb at /box filled from src (closed here: the source
+ * mount goes with it). */
+static int
+copy_box(int src, int64_t box_kb)
+{
+	char opts[128];
+	struct stat st;
+	int from = openat(src, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int to = -1, rc = -1;
+
+	close(src);
+	snprintf(opts, sizeof opts, "size=%lldk,nr_inodes=%lld,mode=0700",
+	    (long long)box_kb, (long long)(box_kb / 16 < 4096 ? 4096 :
+	    box_kb / 16));
+	copy_path[0] = '\0';
+	if (from < 0 || fstat(from, &st) < 0) {
+		fail("cannot open the folder");
+		goto done;
+	}
+	if (make_dir(ROOT "/box", 0755) < 0)
+		goto done;
+	if (mount("tmpfs", ROOT "/box", "tmpfs", MS_NOSUID | MS_NODEV,
+	    opts) < 0) {
+		fail("cannot mount /box");
+		goto done;
+	}
+	if ((to = open(ROOT "/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		fail("cannot open /box");
+		goto done;
+	}
+	if (copy_tree(from, to, 0) < 0)
+		goto done;
+	if (fchown(to, BOX_UID, BOX_UID) < 0 ||
+	    fchmod(to, st.st_mode & 01777) < 0) {
+		fail("cannot give /box to the command");
+		goto done;
+	}
+	rc = 0;
+done:
+	if (from >= 0)
+		close(from);
+	if (to >= 0)
+		close(to);
+	return rc;
+}
+
+static int
+build_special(int64_t tmp_kb)
+{
+	char opts[96];
+	unsigned long fl = MS_NOSUID | MS_NODEV;
+
+	snprintf(opts, sizeof opts, "size=%lldk,nr_inodes=4096,mode=1777",
+	    (long long)tmp_kb);
+	if (make_dir(ROOT "/tmp", 0755) < 0 ||
+	    make_dir(ROOT "/proc", 0555) < 0)
+		return -1;
+	if (mount("tmpfs", ROOT "/tmp", "tmpfs", fl, opts) < 0)
+		return fail("cannot mount /tmp");
+	if (mount("proc", ROOT "/proc", "proc", fl | MS_NOEXEC,
+	    "hidepid=invisible,subset=pid") < 0 &&
+	    mount("proc", ROOT "/proc", "proc", fl | MS_NOEXEC, NULL) < 0)
+		return fail("cannot mount /proc");
+	return 0;
+}
+
+static int
+pivot(void)
+{
+	if (chdir(ROOT) < 0)
+		return fail("cannot enter the new root");
+	/* Stacks the old root on top of the new one, then detaches it. */
+	if (syscall(SYS_pivot_root, ".", ".") < 0)
+		return fail("cannot pivot_root");
+	if (umount2(".", MNT_DETACH) < 0)
+		return fail("cannot detach the old root");
+	if (chdir("/") < 0)
+		return fail("cannot enter /");
+	if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
+	    MS_NOSUID | MS_NODEV, NULL) < 0)
+		return fail("cannot make / read-only");
+	return 0;
+}
+
+static int
+build(const char *dir, int box_fd, int64_t tmp_kb, int64_t box_kb)
+{
+	static const char *const tops[] = {
+		"bin", "sbin", "lib", "lib32", "lib64", "libx32",
+	};
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return fail("cannot make mounts private");
+	if (mount("tmpfs", ROOT, "tmpfs", MS_NOSUID | MS_NODEV,
+	    "size=1m,nr_inodes=256,mode=0755") < 0)
+		return fail("cannot mount the root tmpfs");
+	if (make_dir(ROOT "/usr", 0755) < 0 ||
+	    bind("/usr", ROOT "/usr", MS_RDONLY | MS_NODEV) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof tops / sizeof *tops; i++)
+		if (top_level(tops[i]) < 0)
+			return -1;
+	if (build_etc() < 0 || build_dev() < 0 || (box_kb > 0 ?
+	    copy_box(box_fd, box_kb) : build_box(dir, box_fd)) < 0 ||
+	    build_special(tmp_kb) < 0)
+		return -1;
+	return pivot();
+}
+
+int
+rootfs_build(const char *dir, int box_fd, int64_t tmp_kb, char *err,
+    size_t errsize)
+{
+	err_buf = err;
+	err_size = errsize;
+	return build(dir, box_fd, tmp_kb, 0);
+}
+
+int
+rootfs_build_copy(int src_fd, int64_t tmp_kb, int64_t box_kb, char *err,
+    size_t errsize)
+{
+	err_buf = err;
+	err_size = errsize;
+	return build(NULL, src_fd, tmp_kb, box_kb);
+}

@@ -1,0 +1,16 @@
+/* Case 18c: answers every call twice, plus a line of binary junk after
+ * the first call. Expect the game to go on (stale lines discarded or
+ * the bot judged WA/OL), never the referee confused into a crash. */
+#include "hostile.h"
+
+int
+main(void)
+{
+	while (hostile_wait() > 0) {
+		printf("pass\npass\n");
+		if (hostile_calls == 1)
+			printf("\x01\x02\xff\xfe junk\n");
+		fflush(stdout);
+	}
+	return 0;
+}
