@@ -9,7 +9,6 @@
 #define _XOPEN_SOURCE 700
 #include "cli/cli.h"
 
-#include <ftw.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/tree.h"
 #include "sandbox/sandbox.h"
 
 struct args {
@@ -121,16 +121,6 @@ parse(int argc, char **argv, struct args *a)
 	a->command = quote(argc - optind, argv + optind);
 	a->opts.command = a->command;
 	return 0;
-}
-
-static int
-remove_entry(const char *path, const struct stat *st, int type,
-    struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path) < 0 ? log_errno("cannot remove '%s'", path) : 0;
 }
 
 static int64_t
@@ -240,7 +230,7 @@ cmd_sandbox(int argc, char **argv)
 	}
 	rc = run_all(&a);
 	if (a.opts.dir == temp)
-		(void)nftw(temp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+		(void)tree_remove(temp);
 	free(a.command);
 	return rc;
 }

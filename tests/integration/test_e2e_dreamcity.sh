@@ -17,6 +17,10 @@ expect_match "$scratch/run.out" "kitc"
 diff -u "$here/e2e/expected.csv" "$scratch/standings.csv" ||
 	fail "standings differ from the hand-computed table"
 
+"$ARENA" standings "$spec" --stage final --format csv > "$scratch/final.csv"
+{ head -n 1 "$here/e2e/expected.csv"; grep '^final,' "$here/e2e/expected.csv"; } |
+	diff -u - "$scratch/final.csv" || fail "one stage's standings differ"
+
 # Every game has exactly one result, with the end the rules give it.
 "$ARENA" export games "$spec" --format csv > "$scratch/games.csv"
 games=$(($(wc -l < "$scratch/games.csv") - 1))

@@ -12,7 +12,6 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/tree.h"
 #include "sandbox/sandbox.h"
 
 struct run {
@@ -50,16 +50,6 @@ setup(void **state)
 }
 
 static int
-remove_entry(const char *path, const struct stat *st, int type,
-    struct FTW *ftw)
-{
-	(void)st;
-	(void)type;
-	(void)ftw;
-	return remove(path);
-}
-
-static int
 teardown(void **state)
 {
 	struct run *r = *state;
@@ -67,7 +57,7 @@ teardown(void **state)
 	sandbox_free(r->sb);
 	close(r->out);
 	unlink(r->out_path);
-	nftw(r->dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+	tree_remove(r->dir);
 	free(r);
 	return 0;
 }
