@@ -16,15 +16,18 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run,
-	    "run SPEC [--workers N] [--bind ENDPOINT] [--db URL] [--data DIR]" },
+	    "run SPEC [--workers N] [--bind ENDPOINT] [--db URL] [--data DIR]\n"
+	    "        [--key FILE --allow DIR]" },
 	{ "check", cmd_check, "check SPEC" },
 	{ "plan", cmd_plan, "plan SPEC [--json]" },
 	{ "gen", cmd_gen, "gen GAME --seed N [GAME OPTIONS]" },
 	{ "coordinator", cmd_coordinator,
 	    "coordinator SPEC [--bind ENDPOINT] [--workers N] [--db URL]"
-	    " [--data DIR]" },
+	    " [--data DIR]\n        [--key FILE --allow DIR]" },
 	{ "worker", cmd_worker,
-	    "worker --connect ENDPOINT [--slots N] [--data DIR] [--name NAME]" },
+	    "worker --connect ENDPOINT [--slots N] [--data DIR] [--name NAME]\n"
+	    "        [--key FILE --coordinator-key FILE]" },
+	{ "keygen", cmd_keygen, "keygen NAME" },
 	{ "standings", cmd_standings,
 	    "standings [SPEC] [--tournament NAME] [--stage NAME]\n"
 	    "        [--format table|csv|md|json|html] [--db URL] [--data DIR]" },
@@ -33,6 +36,10 @@ static const struct command commands[] = {
 	    "        [--db URL] [--data DIR]" },
 	{ "show", cmd_show,
 	    "show game ID | match ID [--replay] [--db URL] [--data DIR]" },
+	{ "rerun", cmd_rerun,
+	    "rerun [SPEC] (--game ID | --match ID)... --reason TEXT [--by NAME]\n"
+	    "        [--workers N] [--queue-only] [--db URL] [--data DIR]" },
+	{ "status", cmd_status, "status [SPEC] [--db URL] [--data DIR]" },
 	{ "db", cmd_db, "db start|stop|url [--data DIR]" },
 	{ "sandbox", cmd_sandbox,
 	    "sandbox [--memory-mb N] [--time-ms N] [--pids N] [--dir DIR]"

@@ -19,6 +19,15 @@ int cmd_db(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_sandbox(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
+int cmd_rerun(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+
+/* Plays what the database has queued for the tournament of spec_path, as
+ * `arena run` does (same serve path: local workers on a private endpoint)
+ * until it is finished; no standings printed. 0, or 1 after logging. */
+int cli_run_queued(const char *spec_path, const char *db_url,
+    const char *data_arg, long workers);
 
 /* Parses arg, the value of option opt, as an integer in min..max; -1 after
  * saying what it takes. */

@@ -6,7 +6,10 @@
  * `worker` subcommand) on a private ipc:// endpoint, exactly as remote
  * workers would connect over TCP, and prints the standings at the end;
  * `coordinator` binds TCP port 7700 on every interface and waits for
- * workers from anywhere.
+ * workers from anywhere. With --key and --allow the link is CURVE and only
+ * the listed workers' keys get in; local workers then use the
+ * coordinator's own key pair, which is let in too. The private ipc://
+ * endpoint lives in a fresh 0700 folder, so it needs no keys.
  */
 #include "cli/cli.h"
 
@@ -20,6 +23,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/wire.h"
 #include "coordinator/db.h"
 #include "coordinator/dispatch.h"
 #include "coordinator/export.h"
@@ -40,12 +44,15 @@ struct serve_opts {
 	const char *data_arg;	/* --data, or NULL */
 	long workers;		/* local worker processes */
 	bool standings;		/* print the standings when done */
+	const char *key;	/* --key: the coordinator's .key, or NULL */
+	const char *allow;	/* --allow: worker .pub files (folder/file) */
 };
 
 /* The local workers, watched from the coordinator's loop. */
 struct local_workers {
 	const char *endpoint;
 	const char *data;
+	const char *key;	/* the coordinator's .key, or NULL */
 	struct db *db;		/* to requeue a dead worker's games */
 	int64_t tournament_id;
 	long n;
@@ -61,6 +68,8 @@ parse_opts(int argc, char **argv, struct serve_opts *o)
 		{ "bind", required_argument, NULL, 'l' },
 		{ "db", required_argument, NULL, 'b' },
 		{ "data", required_argument, NULL, 'd' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "allow", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -81,12 +90,22 @@ parse_opts(int argc, char **argv, struct serve_opts *o)
 		case 'd':
 			o->data_arg = optarg;
 			break;
+		case 'k':
+			o->key = optarg;
+			break;
+		case 'a':
+			o->allow = optarg;
+			break;
 		default:
 			return -1;
 		}
 	}
 	if (optind != argc - 1)
 		return -1;
+	if ((o->key == NULL) != (o->allow == NULL)) {
+		fprintf(stderr, "arena: --key and --allow go together\n");
+		return -1;
+	}
 	o->spec_path = argv[optind];
 	return 0;
 }
@@ -111,7 +130,11 @@ worker_spawn(struct local_workers *lw, long i)
 	if (pid == 0) {
 		char *argv[] = { "arena", "worker", "--connect",
 		    (char *)lw->endpoint, "--data", (char *)lw->data, "--name",
-		    name, NULL };
+		    name, "--key", (char *)lw->key, "--coordinator-key",
+		    (char *)lw->key, NULL };
+
+		if (lw->key == NULL)
+			argv[8] = NULL;
 
 		execv("/proc/self/exe", argv);
 		log_errno("cannot run '/proc/self/exe' as a worker");
@@ -197,6 +220,46 @@ local_endpoint(const char *bind)
 	return xstrdup(bind);
 }
 
+/* A tcp:// endpoint on anything but loopback, reachable from elsewhere. */
+static bool
+is_open(const char *bind)
+{
+	static const char *const loopback[] = { "tcp://127.",
+	    "tcp://localhost:", "tcp://[::1]:", "tcp://lo:" };
+
+	if (strncmp(bind, "tcp://", 6) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof loopback / sizeof loopback[0]; i++)
+		if (strncmp(bind, loopback[i], strlen(loopback[i])) == 0)
+			return false;
+	return true;
+}
+
+/* --key and --allow: our key pair and who gets in (local workers, with
+ * our own key, too). *allow NULL: a plain link. */
+static int
+load_keys(const struct serve_opts *o, const char *bind, struct wire_keys *keys,
+    struct wire_allow **allow)
+{
+	*allow = NULL;
+	if (o->key == NULL) {
+		if (is_open(bind))
+			log_warn("the link on '%s' is OPEN: anyone who reaches "
+			    "it can take games and send results; use --key "
+			    "and --allow (see 'arena keygen')", bind);
+		return 0;
+	}
+	if (wire_keys_read(o->key, true, keys) < 0 ||
+	    (*allow = wire_allow_load(o->allow)) == NULL)
+		return -1;
+	if (o->workers > 0 && wire_allow_add(*allow, "local",
+	    keys->public_key) < 0)
+		return -1;
+	log_info("CURVE on '%s': %zu worker keys allowed", bind,
+	    wire_allow_count(*allow));
+	return 0;
+}
+
 /* Coordinates the tournament on bind with o->workers local workers. */
 static int
 coordinate(const struct serve_opts *o, struct db *db, const struct spec *spec,
@@ -204,14 +267,22 @@ coordinate(const struct serve_opts *o, struct db *db, const struct spec *spec,
 {
 	char *endpoint = local_endpoint(bind);
 	struct local_workers lw = { .endpoint = endpoint, .data = data,
-		.db = db, .tournament_id = tid };
+		.key = o->key, .db = db, .tournament_id = tid };
+	struct wire_keys keys;
+	struct wire_allow *allow = NULL;
 	struct dispatch_opts d = {
 		.bind = bind, .db = db, .tournament_id = tid,
 		.spec = spec, .exit_when_done = true, .progress = true,
-		.tick = workers_watch, .tick_arg = &lw,
+		.tick = workers_watch, .tick_arg = &lw, .keys = &keys,
 	};
 	int rc = -1;
 
+	if (load_keys(o, bind, &keys, &allow) < 0) {
+		free(endpoint);
+		return -1;
+	}
+	if ((d.allow = allow) == NULL)
+		d.keys = NULL;
 	for (lw.n = 0; lw.n < o->workers; lw.n++)
 		if (worker_spawn(&lw, lw.n) < 0)
 			goto out;
@@ -221,6 +292,7 @@ out:
 	/* A worker killed in mid-game leaves its frozen bots to the next
 	 * sandbox of that slot; there may be none. */
 	sandbox_sweep();
+	wire_allow_free(allow);
 	free(endpoint);
 	return rc;
 }
@@ -281,13 +353,24 @@ out:
 }
 
 int
+cli_run_queued(const char *spec_path, const char *db_url,
+    const char *data_arg, long workers)
+{
+	struct serve_opts o = { .spec_path = spec_path, .db_url = db_url,
+	    .data_arg = data_arg, .workers = workers };
+
+	return serve(&o);
+}
+
+int
 cmd_run(int argc, char **argv)
 {
 	struct serve_opts o = { .workers = 2, .standings = true };
 
 	if (parse_opts(argc, argv, &o) < 0) {
 		fprintf(stderr, "usage: arena run SPEC [--workers N] "
-		    "[--bind ENDPOINT] [--db URL] [--data DIR]\n");
+		    "[--bind ENDPOINT] [--db URL] [--data DIR]\n"
+		    "       [--key FILE --allow DIR]\n");
 		return 2;
 	}
 	return serve(&o);
@@ -300,7 +383,8 @@ cmd_coordinator(int argc, char **argv)
 
 	if (parse_opts(argc, argv, &o) < 0) {
 		fprintf(stderr, "usage: arena coordinator SPEC [--bind ENDPOINT] "
-		    "[--workers N] [--db URL] [--data DIR]\n");
+		    "[--workers N] [--db URL] [--data DIR]\n"
+		    "       [--key FILE --allow DIR]\n");
 		return 2;
 	}
 	return serve(&o);

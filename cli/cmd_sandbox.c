@@ -193,11 +193,17 @@ run_all(struct args *a)
 	int64_t *walls = xcalloc((size_t)a->repeat, sizeof *walls);
 	enum verdict v = VERDICT_XX;
 
+	/* Runs in a row are the per-turn game's case: each sandbox is made
+	 * ready while the one before runs. A failure to prepare only makes
+	 * each run prepare its own. */
+	if (a->repeat > 1 && !a->opts.processes)
+		(void)sandbox_prepare();
 	for (done = 0; done < a->repeat; done++) {
 		if (run(a, &v, &walls[done]) < 0)
 			break;
 		counts[v]++;
 	}
+	sandbox_unprepare();
 	if (a->repeat > 1 && done > 0)
 		summary(done, counts, walls);
 	free(walls);

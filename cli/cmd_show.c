@@ -2,7 +2,8 @@
  * cmd_show: `arena show game ID | match ID`, a game's whole record as the
  * database keeps it: where it was played, every attempt with each bot's
  * verdict and usage (CPU, wall, peak memory), why attempts ended without
- * a result, and with --replay the moves.
+ * a result, the reruns (who asked, why, how the standings changed) and
+ * with --replay the moves.
  */
 #include "cli/cli.h"
 
@@ -27,9 +28,15 @@ usage(void)
 static void
 print_attempt(const struct db_attempt *a, bool replay)
 {
-	printf("attempt %d%s, worker %s, %s, referee %s\n", a->attempt,
-	    a->current ? " (counted)" : " (superseded)", a->worker, a->at,
-	    a->referee);
+	char why[64] = " (superseded)";
+
+	if (a->current)
+		snprintf(why, sizeof why, " (counted)");
+	else if (a->superseded_by)
+		snprintf(why, sizeof why, " (superseded by rerun %" PRId64 ")",
+		    a->superseded_by);
+	printf("attempt %d%s, worker %s, %s, referee %s\n", a->attempt, why,
+	    a->worker, a->at, a->referee);
 	for (size_t i = 0; i < a->nseats; i++) {
 		const struct db_seat_usage *s = &a->seats[i];
 
@@ -54,6 +61,52 @@ print_attempt(const struct db_attempt *a, bool replay)
 	}
 }
 
+/* A rerun: who asked, why, and the standings rows it changed. */
+static int
+print_rerun(struct db *db, int64_t id)
+{
+	struct db_rerun_info r;
+	int found = db_rerun_info(db, id, &r);
+
+	if (found <= 0)
+		return found < 0 ? -1 : log_error("no rerun %" PRId64, id);
+	printf("rerun %" PRId64 " asked by %s at %s: %s\n", r.id, r.by, r.at,
+	    r.reason);
+	printf("  games %s\n", r.games);
+	if (r.nchanges == 0)
+		printf("  standings of stage '%s' unchanged%s\n", r.stage,
+		    r.complete ? "" : " so far");
+	for (size_t i = 0; i < r.nchanges; i++)
+		printf("  standings %s %s %s: %s -> %s%s\n", r.stage,
+		    r.changes[i].group, r.changes[i].entry,
+		    r.changes[i].before ? r.changes[i].before : "-",
+		    r.changes[i].after ? r.changes[i].after : "-",
+		    r.complete ? "" : " (so far)");
+	db_rerun_info_release(&r);
+	return 0;
+}
+
+/* Says when a later stage no longer follows this game's stage. */
+static int
+print_stale(struct db *db, const char *tournament, const char *stage)
+{
+	struct db_stale *rows = NULL;
+	int64_t tid;
+	size_t n = 0;
+
+	if (db_tournament_find(db, tournament, &tid) != 1 ||
+	    db_stale_stages(db, tid, &rows, &n) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(rows[i].stage, stage) == 0)
+			printf("WARNING: stage '%s' now sends on %s, but stage "
+			    "'%s' was played by %s and is left as it is\n",
+			    rows[i].stage, rows[i].advancers_now, rows[i].next,
+			    rows[i].entrants_played);
+	db_stale_free(rows, n);
+	return 0;
+}
+
 static void
 print_game(const struct db_game_detail *d, bool replay)
 {
@@ -69,6 +122,10 @@ print_game(const struct db_game_detail *d, bool replay)
 		    d->events[i].attempt, d->events[i].kind,
 		    d->events[i].reason, d->events[i].worker ?
 		    d->events[i].worker : "-", d->events[i].at);
+	if (strcmp(d->state, "failed") == 0)
+		printf("FAILED: not scored, and its stage cannot complete; "
+		    "retry with 'arena rerun --game %" PRId64 " --reason "
+		    "TEXT'\n", d->game);
 }
 
 static int
@@ -82,8 +139,13 @@ show_game(struct db *db, int64_t id, bool replay)
 	if (found < 0)
 		return -1;
 	print_game(&d, replay);
+	for (size_t i = 0; i < d.nreruns && found == 1; i++)
+		if (print_rerun(db, d.reruns[i]) < 0)
+			found = -1;
+	if (found == 1 && print_stale(db, d.tournament, d.stage) < 0)
+		found = -1;
 	db_game_detail_release(&d);
-	return 0;
+	return found == 1 ? 0 : -1;
 }
 
 static int

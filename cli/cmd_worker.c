@@ -1,7 +1,8 @@
 /*
  * cmd_worker: `arena worker --connect ENDPOINT`, one worker machine's
  * process: plays the games a coordinator sends, N at a time, building
- * entries in its data folder.
+ * entries in its data folder. With --key and --coordinator-key the link is
+ * CURVE: it only talks to that coordinator, which knows it by its key.
  */
 #include "cli/cli.h"
 
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "common/wire.h"
 #include "coordinator/pgembed.h"
 #include "worker/worker.h"
 
@@ -20,19 +22,27 @@ static int
 usage(void)
 {
 	fprintf(stderr, "usage: arena worker --connect ENDPOINT [--slots N] "
-	    "[--data DIR] [--name NAME]\n");
+	    "[--data DIR] [--name NAME]\n"
+	    "       [--key FILE --coordinator-key FILE]\n");
 	return 2;
 }
 
+struct key_args {
+	const char *key;		/* --key: our .key */
+	const char *coordinator_key;	/* --coordinator-key: its .pub */
+};
+
 static int
 parse_opts(int argc, char **argv, struct worker_opts *o,
-    const char **data_arg)
+    const char **data_arg, struct key_args *ka)
 {
 	static const struct option options[] = {
 		{ "connect", required_argument, NULL, 'c' },
 		{ "slots", required_argument, NULL, 's' },
 		{ "data", required_argument, NULL, 'd' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "key", required_argument, NULL, 'k' },
+		{ "coordinator-key", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long n;
@@ -57,12 +67,39 @@ parse_opts(int argc, char **argv, struct worker_opts *o,
 		case 'n':
 			o->name = optarg;
 			break;
+		case 'k':
+			ka->key = optarg;
+			break;
+		case 'K':
+			ka->coordinator_key = optarg;
+			break;
 		default:
 			return -1;
 		}
 	}
 	if (optind != argc || o->connect == NULL)
 		return -1;
+	if ((ka->key == NULL) != (ka->coordinator_key == NULL)) {
+		fprintf(stderr, "arena: --key and --coordinator-key go "
+		    "together\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads our key pair and the coordinator's public key (from its .pub,
+ * or a .key: only the public line is used). */
+static int
+load_keys(const struct key_args *ka, struct wire_keys *ours,
+    struct wire_keys *theirs, struct worker_opts *o)
+{
+	if (ka->key == NULL)
+		return 0;
+	if (wire_keys_read(ka->key, true, ours) < 0 ||
+	    wire_keys_read(ka->coordinator_key, false, theirs) < 0)
+		return -1;
+	o->keys = ours;
+	o->server_key = theirs->public_key;
 	return 0;
 }
 
@@ -70,12 +107,16 @@ int
 cmd_worker(int argc, char **argv)
 {
 	struct worker_opts o;
+	struct key_args ka = { NULL, NULL };
+	struct wire_keys ours, theirs;
 	const char *data_arg = NULL;
 	char *data;
 	int rc;
 
-	if (parse_opts(argc, argv, &o, &data_arg) < 0)
+	if (parse_opts(argc, argv, &o, &data_arg, &ka) < 0)
 		return usage();
+	if (load_keys(&ka, &ours, &theirs, &o) < 0)
+		return 1;
 	data = pgembed_data_dir(data_arg);
 	o.data_dir = data;
 	rc = worker_run(&o) == 0 ? 0 : 1;

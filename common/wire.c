@@ -16,6 +16,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include <msgpack.h>
 #include <zmq.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 
 #define WIRE_MAX_ARRAY 16
@@ -31,22 +33,132 @@
  * an exit on a peer that is gone. */
 #define WIRE_LINGER_MS 1000
 
+/* The ZAP endpoint is fixed by RFC 27; each context has its own. */
+#define WIRE_ZAP_ENDPOINT "inproc://zeromq.zap.01"
+#define WIRE_ZAP_DOMAIN "arena"
+/* Refused keys are logged once each; past this many, rate-limited. */
+#define WIRE_MAX_REFUSED 256
+
 struct wire {
 	void *ctx;
 	void *sock;
 	bool router;		/* ROUTER (coordinator) or DEALER (worker) */
+	void *zap;		/* CURVE server: its ZAP handler (REP) */
+	struct wire_allow *allow;	/* CURVE server: who gets in */
+	unsigned char refused[WIRE_MAX_REFUSED][32];
+	size_t nrefused;
+	int64_t window_at;	/* rate limit of drop lines: window start */
+	int logged;		/* lines in this window */
+	long hushed;		/* drops not logged in this window */
 };
+
+static int decode(const void *buf, size_t len, struct msg *m);
+/* Why decode refused the last frame. It only records it: wire_decode logs
+ * it, wire_recv logs it with the sender at a bounded rate. */
+static char bad_reason[160];
+
+/* --- logging a hostile peer at a bounded rate --- */
+
+/* Ends a window that is over, with one line for what it did not log. */
+static void
+hush_flush(struct wire *w)
+{
+	int64_t now = clock_now_ms();
+
+	if (now - w->window_at < WIRE_LOG_WINDOW_MS)
+		return;
+	if (w->hushed > 0)
+		log_warn("%ld more bad messages or handshakes not logged in "
+		    "the last %d s", w->hushed, WIRE_LOG_WINDOW_MS / 1000);
+	w->window_at = now;
+	w->logged = 0;
+	w->hushed = 0;
+}
+
+static void
+drop_log(struct wire *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+drop_log(struct wire *w, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	hush_flush(w);
+	if (w->logged >= WIRE_LOG_BURST) {
+		w->hushed++;
+		return;
+	}
+	w->logged++;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	log_warn("%s", line);
+}
 
 /* --- sockets --- */
 
+static int
+set_curve(void *sock, int option, const char *key)
+{
+	return zmq_setsockopt(sock, option, key, strlen(key) + 1);
+}
+
+/* The ZAP handler must be bound before the server socket can see a
+ * handshake: a CURVE server without one lets every client in. */
+static int
+zap_open(struct wire *w, const struct wire_keys *keys,
+    const struct wire_allow *allow)
+{
+	int linger = 0, one = 1;
+
+	if ((w->zap = zmq_socket(w->ctx, ZMQ_REP)) == NULL ||
+	    zmq_setsockopt(w->zap, ZMQ_LINGER, &linger, sizeof linger) ||
+	    zmq_bind(w->zap, WIRE_ZAP_ENDPOINT))
+		return log_error("cannot start the key check: %s",
+		    zmq_strerror(zmq_errno()));
+	w->allow = wire_allow_copy(allow);
+	if (zmq_setsockopt(w->sock, ZMQ_CURVE_SERVER, &one, sizeof one) ||
+	    set_curve(w->sock, ZMQ_CURVE_SECRETKEY, keys->secret_key) ||
+	    zmq_setsockopt(w->sock, ZMQ_ZAP_DOMAIN, WIRE_ZAP_DOMAIN,
+	    strlen(WIRE_ZAP_DOMAIN)))
+		return log_error("cannot make a CURVE server: %s",
+		    zmq_strerror(zmq_errno()));
+	return 0;
+}
+
+static int
+curve_client(struct wire *w, const struct wire_keys *keys,
+    const char *server_key)
+{
+	/* zmq's own reconnects back off too, so a refused worker does not
+	 * knock ten times a second. */
+	int ivl = 1000, ivl_max = 32000;
+
+	if (set_curve(w->sock, ZMQ_CURVE_SERVERKEY, server_key) ||
+	    set_curve(w->sock, ZMQ_CURVE_PUBLICKEY, keys->public_key) ||
+	    set_curve(w->sock, ZMQ_CURVE_SECRETKEY, keys->secret_key) ||
+	    zmq_setsockopt(w->sock, ZMQ_RECONNECT_IVL, &ivl, sizeof ivl) ||
+	    zmq_setsockopt(w->sock, ZMQ_RECONNECT_IVL_MAX, &ivl_max,
+	    sizeof ivl_max))
+		return log_error("cannot make a CURVE client: %s",
+		    zmq_strerror(zmq_errno()));
+	return 0;
+}
+
+/* keys and allow: a CURVE server (ROUTER); keys and server_key: a CURVE
+ * client (DEALER); neither: a plain socket. */
 static struct wire *
-wire_open(int type, const char *endpoint)
+wire_open(int type, const char *endpoint, const struct wire_keys *keys,
+    const struct wire_allow *allow, const char *server_key)
 {
 	struct wire *w = xcalloc(1, sizeof *w);
 	int64_t max = PROTO_MAX_MESSAGE;
 	int linger = WIRE_LINGER_MS, one = 1;
 
 	w->router = type == ZMQ_ROUTER;
+	w->window_at = clock_now_ms();
 	if ((w->ctx = zmq_ctx_new()) == NULL) {
 		log_errno("cannot create a ZeroMQ context");
 		goto fail;
@@ -62,6 +174,9 @@ wire_open(int type, const char *endpoint)
 		log_errno("cannot set socket options");
 		goto fail;
 	}
+	if (keys && (w->router ? zap_open(w, keys, allow) :
+	    curve_client(w, keys, server_key)) == -1)
+		goto fail;
 	if (w->router ? zmq_bind(w->sock, endpoint) :
 	    zmq_connect(w->sock, endpoint)) {
 		log_error("cannot %s '%s': %s", w->router ? "bind" : "connect",
@@ -77,13 +192,29 @@ fail:
 struct wire *
 wire_bind(const char *endpoint)
 {
-	return wire_open(ZMQ_ROUTER, endpoint);
+	return wire_open(ZMQ_ROUTER, endpoint, NULL, NULL, NULL);
+}
+
+struct wire *
+wire_bind_curve(const char *endpoint, const struct wire_keys *keys,
+    const struct wire_allow *allow)
+{
+	assert(keys->secret_key[0] != '\0' && allow != NULL);
+	return wire_open(ZMQ_ROUTER, endpoint, keys, allow, NULL);
 }
 
 struct wire *
 wire_connect(const char *endpoint)
 {
-	return wire_open(ZMQ_DEALER, endpoint);
+	return wire_open(ZMQ_DEALER, endpoint, NULL, NULL, NULL);
+}
+
+struct wire *
+wire_connect_curve(const char *endpoint, const struct wire_keys *keys,
+    const char *server_key)
+{
+	assert(keys->secret_key[0] != '\0' && server_key != NULL);
+	return wire_open(ZMQ_DEALER, endpoint, keys, NULL, server_key);
 }
 
 void
@@ -91,10 +222,16 @@ wire_free(struct wire *w)
 {
 	if (w == NULL)
 		return;
+	if (w->hushed > 0)
+		log_warn("%ld more bad messages or handshakes not logged",
+		    w->hushed);
 	if (w->sock)
 		zmq_close(w->sock);
+	if (w->zap)
+		zmq_close(w->zap);
 	if (w->ctx)
 		zmq_ctx_term(w->ctx);
+	wire_allow_free(w->allow);
 	free(w);
 }
 
@@ -102,13 +239,121 @@ void
 wire_peer_format(const struct wire_peer *p, char *out, size_t outlen)
 {
 	size_t n = p->len < 16 ? p->len : 16, off = 0;
+	int k;
 
 	if (outlen == 0)
 		return;
 	out[0] = '\0';
+	if (p->user[0] && (k = snprintf(out, outlen, "%s/", p->user)) > 0)
+		off = (size_t)k < outlen ? (size_t)k : outlen - 1;
 	for (size_t i = 0; i < n && off + 3 <= outlen; i++)
 		off += snprintf(out + off, outlen - off, "%02x", p->id[i]);
 }
+
+static bool
+more_frames(void *sock)
+{
+	int more = 0;
+	size_t sz = sizeof more;
+
+	return zmq_getsockopt(sock, ZMQ_RCVMORE, &more, &sz) == 0 && more;
+}
+
+/* --- the ZAP handler (RFC 27) --- */
+
+#define ZAP_FRAMES 7	/* version, request id, domain, address, routing
+			 * id, mechanism, client key */
+
+/* Logs a refused key once (a refused worker retries forever). */
+static void
+zap_refused(struct wire *w, const unsigned char key[32], const char *address)
+{
+	char z85[WIRE_KEY_TEXT];
+
+	for (size_t i = 0; i < w->nrefused; i++)
+		if (memcmp(w->refused[i], key, 32) == 0)
+			return;
+	zmq_z85_encode(z85, key, 32);
+	/* The first few hundred strangers each get their line, whatever
+	 * else floods the log; past that, the rate limit decides. */
+	if (w->nrefused < WIRE_MAX_REFUSED) {
+		memcpy(w->refused[w->nrefused++], key, 32);
+		log_warn("refused a worker with key '%s' from %s: not in the "
+		    "allow list", z85, address[0] ? address :
+		    "an unknown address");
+	} else
+		drop_log(w, "refused a worker with key '%s' from %s: not in "
+		    "the allow list", z85, address[0] ? address :
+		    "an unknown address");
+}
+
+/* Reads one request's frames (at most ZAP_FRAMES kept); -1 if none. */
+static int
+zap_read(void *zap, zmq_msg_t *f, int *n)
+{
+	*n = 0;
+	do {
+		zmq_msg_t extra;
+		zmq_msg_t *m = *n < ZAP_FRAMES ? &f[*n] : &extra;
+
+		zmq_msg_init(m);
+		if (zmq_msg_recv(m, zap, ZMQ_DONTWAIT) == -1) {
+			zmq_msg_close(m);
+			return *n > 0 ? 0 : -1;
+		}
+		if (m == &extra)
+			zmq_msg_close(m);
+		else
+			(*n)++;
+	} while (more_frames(zap));
+	return 0;
+}
+
+/* A REP socket must answer every request, even one it cannot read. */
+static void
+zap_reply(void *zap, zmq_msg_t *f, int n, const char *status,
+    const char *text, const char *user)
+{
+	zmq_send(zap, "1.0", 3, ZMQ_SNDMORE);
+	zmq_send(zap, n > 1 ? zmq_msg_data(&f[1]) : "",
+	    n > 1 ? zmq_msg_size(&f[1]) : 0, ZMQ_SNDMORE);
+	zmq_send(zap, status, strlen(status), ZMQ_SNDMORE);
+	zmq_send(zap, text, strlen(text), ZMQ_SNDMORE);
+	zmq_send(zap, user, strlen(user), ZMQ_SNDMORE);
+	zmq_send(zap, "", 0, 0);
+}
+
+/* Answers one waiting handshake check; -1 when none waits. */
+static int
+zap_serve(struct wire *w)
+{
+	zmq_msg_t f[ZAP_FRAMES];
+	char address[WIRE_NAME_MAX] = "";
+	const char *name = NULL;
+	int n;
+
+	if (zap_read(w->zap, f, &n) == -1)
+		return -1;
+	if (n == ZAP_FRAMES && zmq_msg_size(&f[3]) < sizeof address)
+		memcpy(address, zmq_msg_data(&f[3]), zmq_msg_size(&f[3]));
+	if (n != ZAP_FRAMES || zmq_msg_size(&f[5]) != 5 ||
+	    memcmp(zmq_msg_data(&f[5]), "CURVE", 5) != 0 ||
+	    zmq_msg_size(&f[6]) != 32) {
+		drop_log(w, "refused a handshake from %s: not CURVE",
+		    address[0] ? address : "an unknown address");
+		zap_reply(w->zap, f, n, "400", "CURVE only", "");
+	} else if (wire_allow_find(w->allow, zmq_msg_data(&f[6]),
+	    &name) == -1) {
+		zap_refused(w, zmq_msg_data(&f[6]), address);
+		zap_reply(w->zap, f, n, "400", "key not allowed", "");
+	} else
+		zap_reply(w->zap, f, n, "200", "OK", name);
+	for (int i = 0; i < n; i++)
+		zmq_msg_close(&f[i]);
+	return 0;
+}
+
+/* --- messages --- */
 
 int
 wire_send(struct wire *w, const struct wire_peer *to, const struct msg *m)
@@ -137,15 +382,6 @@ out:
 	return rc;
 }
 
-static bool
-more_frames(void *sock)
-{
-	int more = 0;
-	size_t sz = sizeof more;
-
-	return zmq_getsockopt(sock, ZMQ_RCVMORE, &more, &sz) == 0 && more;
-}
-
 /* Reads and throws away the rest of a multi-frame message. */
 static void
 drain(void *sock)
@@ -159,9 +395,32 @@ drain(void *sock)
 	}
 }
 
+/* Copies a message property (ZMQ_MSG_PROPERTY_*) into out, "" if none. */
+static void
+property(zmq_msg_t *f, const char *name, char *out, size_t outlen)
+{
+	const char *v = zmq_msg_gets(f, name);
+
+	snprintf(out, outlen, "%s", v ? v : "");
+}
+
+static const char *
+sender(const struct wire_peer *from, char *buf, size_t len)
+{
+	char hex[WIRE_NAME_MAX + 40];
+
+	if (from == NULL)
+		return "the coordinator";
+	wire_peer_format(from, hex, sizeof hex);
+	snprintf(buf, len, "peer %s%s%s", hex, from->address[0] ? " at " : "",
+	    from->address);
+	return buf;
+}
+
 int
 wire_recv(struct wire *w, struct wire_peer *from, struct msg *m)
 {
+	char who[200];
 	zmq_msg_t f;
 	int rc = -1;
 
@@ -174,8 +433,10 @@ wire_recv(struct wire *w, struct wire_peer *from, struct msg *m)
 		    zmq_strerror(zmq_errno()));
 	}
 	if (w->router) {
+		memset(from, 0, sizeof *from);
 		if (zmq_msg_size(&f) > sizeof from->id || !more_frames(w->sock)) {
-			log_warn("dropped a message without a peer envelope");
+			drop_log(w, "dropped a message without a peer "
+			    "envelope");
 			goto out;
 		}
 		from->len = zmq_msg_size(&f);
@@ -187,12 +448,17 @@ wire_recv(struct wire *w, struct wire_peer *from, struct msg *m)
 			    zmq_strerror(zmq_errno()));
 			goto out;
 		}
+		property(&f, "User-Id", from->user, sizeof from->user);
+		property(&f, "Peer-Address", from->address,
+		    sizeof from->address);
 	}
-	if (more_frames(w->sock)) {
-		log_warn("dropped a message of more than one frame");
-		goto out;
-	}
-	if (wire_decode(zmq_msg_data(&f), zmq_msg_size(&f), m) == 0)
+	if (more_frames(w->sock))
+		drop_log(w, "dropped a message of more than one frame from %s",
+		    sender(from, who, sizeof who));
+	else if (decode(zmq_msg_data(&f), zmq_msg_size(&f), m) == -1)
+		drop_log(w, "dropped a malformed message from %s: %s",
+		    sender(from, who, sizeof who), bad_reason);
+	else
 		rc = 1;
 out:
 	drain(w->sock);
@@ -200,11 +466,21 @@ out:
 	return rc;
 }
 
+void
+wire_dropped(struct wire *w, const struct wire_peer *from, const char *why)
+{
+	char who[200];
+
+	drop_log(w, "dropped a message from %s: %s",
+	    sender(from, who, sizeof who), why);
+}
+
 int
 wire_poll(struct wire *w, struct pollfd *fds, size_t nfds, int64_t timeout_ms,
     bool *readable)
 {
-	zmq_pollitem_t *items = xcalloc(nfds + 1, sizeof *items);
+	zmq_pollitem_t *items = xcalloc(nfds + 2, sizeof *items);
+	size_t zap = nfds + 1;	/* the ZAP handler's item, if any */
 	int n;
 
 	items[0].socket = w->sock;
@@ -213,7 +489,9 @@ wire_poll(struct wire *w, struct pollfd *fds, size_t nfds, int64_t timeout_ms,
 		items[i + 1].fd = fds[i].fd;
 		items[i + 1].events = fds[i].events;
 	}
-	n = zmq_poll(items, (int)nfds + 1, (long)timeout_ms);
+	items[zap].socket = w->zap;
+	items[zap].events = ZMQ_POLLIN;
+	n = zmq_poll(items, (int)nfds + 1 + (w->zap != NULL), (long)timeout_ms);
 	if (n == -1 && zmq_errno() == EINTR)
 		n = 0;
 	else if (n == -1)
@@ -221,6 +499,11 @@ wire_poll(struct wire *w, struct pollfd *fds, size_t nfds, int64_t timeout_ms,
 	*readable = n > 0 && (items[0].revents & ZMQ_POLLIN);
 	for (size_t i = 0; i < nfds; i++)
 		fds[i].revents = n > 0 ? items[i + 1].revents : 0;
+	/* Handshakes wait for these answers; a bounded number per turn. */
+	if (w->zap && n > 0 && (items[zap].revents & ZMQ_POLLIN))
+		for (int i = 0; i < 100 && zap_serve(w) == 0; i++)
+			;
+	hush_flush(w);
 	free(items);
 	return n;
 }
@@ -342,6 +625,17 @@ wire_encode(const struct msg *m, char **buf, size_t *len)
 
 /* --- decoding, pass 1: the shape of the raw bytes --- */
 
+static int
+malformed(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(bad_reason, sizeof bad_reason, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 static uint64_t
 be(const unsigned char *p, size_t n)
 {
@@ -360,7 +654,7 @@ walk(const unsigned char *p, size_t len, size_t *off, int depth)
 	unsigned char b;
 
 	if (*off >= len)
-		return log_error("malformed message: truncated");
+		return malformed("truncated");
 	b = p[*off];
 	if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3)
 		hdr = 1;
@@ -372,7 +666,7 @@ walk(const unsigned char *p, size_t len, size_t *off, int depth)
 	} else if (b >= 0xd9 && b <= 0xdb) {	/* str 8, 16, 32 */
 		hdr = 1 + ((size_t)1 << (b - 0xd9));
 		if (*off + hdr > len)
-			return log_error("malformed message: truncated");
+			return malformed("truncated");
 		body = be(p + *off + 1, hdr - 1);
 	} else if (b >= 0x90 && b <= 0x9f) {
 		hdr = 1;
@@ -380,19 +674,19 @@ walk(const unsigned char *p, size_t len, size_t *off, int depth)
 	} else if (b == 0xdc || b == 0xdd) {	/* array 16, 32 */
 		hdr = b == 0xdc ? 3 : 5;
 		if (*off + hdr > len)
-			return log_error("malformed message: truncated");
+			return malformed("truncated");
 		items = be(p + *off + 1, hdr - 1);
 	} else
-		return log_error("malformed message: unexpected msgpack "
+		return malformed("unexpected msgpack "
 		    "type 0x%02x", b);
 	if (hdr > len - *off || body > len - *off - hdr)
-		return log_error("malformed message: truncated");
+		return malformed("truncated");
 	*off += hdr + body;
 	if (items > WIRE_MAX_ARRAY)
-		return log_error("malformed message: array of %zu items",
+		return malformed("array of %zu items",
 		    items);
 	if (items > 0 && depth >= WIRE_MAX_DEPTH)
-		return log_error("malformed message: nested too deep");
+		return malformed("nested too deep");
 	for (size_t i = 0; i < items; i++)
 		if (walk(p, len, off, depth + 1) == -1)
 			return -1;
@@ -406,9 +700,9 @@ want_array(const msgpack_object *o, uint32_t min, uint32_t max,
     const char *what)
 {
 	if (o->type != MSGPACK_OBJECT_ARRAY)
-		return log_error("malformed message: %s is not an array", what);
+		return malformed("%s is not an array", what);
 	if (o->via.array.size < min || o->via.array.size > max)
-		return log_error("malformed message: %s has %" PRIu32
+		return malformed("%s has %" PRIu32
 		    " items", what, o->via.array.size);
 	return 0;
 }
@@ -424,19 +718,19 @@ get_int(const msgpack_object *o, int64_t min, int64_t max, int64_t *out,
 	} else if (o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
 		*out = o->via.i64;
 	else
-		return log_error("malformed message: %s is not an integer",
+		return malformed("%s is not an integer",
 		    what);
 	if (*out >= min && *out <= max)
 		return 0;
 range:
-	return log_error("malformed message: %s out of range", what);
+	return malformed("%s out of range", what);
 }
 
 static int
 get_u64(const msgpack_object *o, uint64_t *out, const char *what)
 {
 	if (o->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
-		return log_error("malformed message: %s is not an unsigned "
+		return malformed("%s is not an unsigned "
 		    "integer", what);
 	*out = o->via.u64;
 	return 0;
@@ -451,9 +745,9 @@ get_str(const msgpack_object *o, bool optional, char **out, const char *what)
 		return 0;
 	}
 	if (o->type != MSGPACK_OBJECT_STR)
-		return log_error("malformed message: %s is not a string", what);
+		return malformed("%s is not a string", what);
 	if (memchr(o->via.str.ptr, '\0', o->via.str.size))
-		return log_error("malformed message: %s holds a NUL byte",
+		return malformed("%s holds a NUL byte",
 		    what);
 	*out = xmalloc(o->via.str.size + 1);
 	memcpy(*out, o->via.str.ptr, o->via.str.size);
@@ -555,7 +849,7 @@ decode_seat_result(const msgpack_object *o, struct msg_seat_result *s)
 	}
 	rc = verdict_parse(code, &s->verdict);
 	if (rc == -1)
-		log_error("malformed message: unknown verdict '%s'", code);
+		malformed("unknown verdict '%s'", code);
 	free(code);
 	return rc;
 }
@@ -613,13 +907,13 @@ decode_fields(const msgpack_object *top, struct msg *m)
 	    get_int(&a[1], INT64_MIN, INT64_MAX, &type, "type") == -1)
 		return -1;
 	if (version != PROTO_VERSION)
-		return log_error("malformed message: protocol version %" PRId64
+		return malformed("protocol version %" PRId64
 		    ", expected %d", version, PROTO_VERSION);
 	if ((n = field_count(type)) == -1)
-		return log_error("malformed message: unknown type %" PRId64,
+		return malformed("unknown type %" PRId64,
 		    type);
 	if (top->via.array.size != (uint32_t)n + 2)
-		return log_error("malformed message: type %" PRId64 " with %"
+		return malformed("type %" PRId64 " with %"
 		    PRIu32 " fields, expected %d", type,
 		    top->via.array.size - 2, n);
 	m->type = (enum msg_type)type;
@@ -635,8 +929,9 @@ decode_fields(const msgpack_object *top, struct msg *m)
 	}
 }
 
-int
-wire_decode(const void *buf, size_t len, struct msg *m)
+/* wire_decode without the log line: the reason is in bad_reason. */
+static int
+decode(const void *buf, size_t len, struct msg *m)
 {
 	msgpack_unpacked up;
 	size_t off = 0;
@@ -645,16 +940,16 @@ wire_decode(const void *buf, size_t len, struct msg *m)
 	memset(m, 0, sizeof *m);
 	m->type = MSG_HEARTBEAT;	/* owns nothing until decoded */
 	if (len > PROTO_MAX_MESSAGE)
-		return log_error("malformed message: %zu bytes", len);
+		return malformed("%zu bytes", len);
 	if (walk(buf, len, &off, 0) == -1)
 		return -1;
 	if (off != len)
-		return log_error("malformed message: %zu bytes after the end",
+		return malformed("%zu bytes after the end",
 		    len - off);
 	msgpack_unpacked_init(&up);
 	off = 0;
 	if (msgpack_unpack_next(&up, buf, len, &off) != MSGPACK_UNPACK_SUCCESS)
-		log_error("malformed message: not msgpack");
+		malformed("not msgpack");
 	else
 		rc = decode_fields(&up.data, m);
 	msgpack_unpacked_destroy(&up);
@@ -663,6 +958,14 @@ wire_decode(const void *buf, size_t len, struct msg *m)
 		m->type = MSG_HEARTBEAT;
 	}
 	return rc;
+}
+
+int
+wire_decode(const void *buf, size_t len, struct msg *m)
+{
+	if (decode(buf, len, m) == -1)
+		return log_error("malformed message: %s", bad_reason);
+	return 0;
 }
 
 void

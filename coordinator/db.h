@@ -8,7 +8,11 @@
  * Game states (games.state, a CHECK constraint):
  *	queued -> running (leased to a worker until lease_until)
  *	running -> done (a result recorded) | queued (attempt + 1: lease
- *	expired or our own failure)
+ *	expired or our own failure) | failed (DB_MAX_ATTEMPTS attempts in a
+ *	row ended without a result)
+ *	done | failed | queued -> queued (attempt + 1: `arena rerun`)
+ * A failed game is not scored and its stage cannot complete: the
+ * tournament stops until someone reruns it (DB_STAGE_BLOCKED).
  */
 #ifndef ARENA_DB_H
 #define ARENA_DB_H
@@ -22,6 +26,13 @@
 #include "coordinator/plan.h"
 
 struct db;
+
+/* Attempts a game gets, since it was planned or last rerun, before it is
+ * given up as 'failed' instead of being queued again: enough to ride out
+ * a lost worker or two, few enough that a game which crashes every worker
+ * (our bug, not a bot's) stops the tournament within minutes instead of
+ * looping through the farm forever. */
+#define DB_MAX_ATTEMPTS 5
 
 /* Connects (conninfo as libpq takes it) and brings the schema up to the
  * current version. NULL after logging why. Free with db_free(). */
@@ -43,6 +54,8 @@ enum db_stage_state {
 	DB_STAGE_PENDING,	/* not expanded yet */
 	DB_STAGE_RUNNING,	/* expanded, games left to play */
 	DB_STAGE_DONE,		/* every game has a result */
+	DB_STAGE_BLOCKED,	/* nothing queued or running, but some games
+				 * failed: it cannot complete until rerun */
 };
 
 /* Stores an expanded stage (groups, members, matches, queued games) in
@@ -76,6 +89,14 @@ int db_leases_expire(struct db *db, int64_t tournament_id, int *n);
  * process died): no need to wait for the leases. *n how many. */
 int db_worker_lost(struct db *db, int64_t tournament_id, const char *worker,
     int *n);
+/* The tournament's failed games (caller owns *games; free()) and how many
+ * of its games are queued or running (*active). */
+int db_games_failed(struct db *db, int64_t tournament_id, int64_t **games,
+    size_t *n, int64_t *active);
+/* Records that the coordinator of tournament_id heard from worker name
+ * (address NULL when unknown) with slots slots. */
+int db_worker_seen(struct db *db, int64_t tournament_id, const char *name,
+    const char *address, int slots);
 /* Games with a result, and all games, over the stages expanded so far. */
 int db_progress(struct db *db, int64_t tournament_id, int64_t *done,
     int64_t *total);
@@ -124,6 +145,7 @@ struct db_seat_usage {
 struct db_attempt {
 	int32_t attempt;
 	bool current;		/* the result the standings count */
+	int64_t superseded_by;	/* the rerun that replaced it, or 0 */
 	char *worker;
 	char *at;		/* when it was recorded */
 	char *end_reason;
@@ -137,7 +159,8 @@ struct db_attempt {
 /* An attempt that ended without a result (requeued, lease expired...). */
 struct db_event {
 	int32_t attempt;
-	char *kind;		/* "requeue", "lease_expired", "worker_lost" */
+	char *kind;		/* "requeue", "lease_expired", "worker_lost",
+				 * "gave_up" */
 	char *reason;
 	char *worker;
 	char *at;
@@ -149,12 +172,14 @@ struct db_game_detail {
 	int idx;		/* in its match, from 0 */
 	char *tournament, *stage, *group, *dataset, *first, *second;
 	char *seed;		/* decimal: a uint64 */
-	char *state;		/* "queued", "running", "done" */
+	char *state;		/* "queued", "running", "done", "failed" */
 	int32_t attempt;	/* the current attempt */
 	struct db_attempt *attempts;
 	size_t nattempts;
 	struct db_event *events;
 	size_t nevents;
+	int64_t *reruns;	/* reruns of this game, oldest first */
+	size_t nreruns;
 };
 
 /* Fills *d for game_id: 1, 0 when there is no such game, -1 on error.
@@ -170,5 +195,76 @@ int db_match_games(struct db *db, int64_t match_id, int64_t **games,
 int db_games(struct db *db, int64_t tournament_id, struct db_game_row **rows,
     size_t *n);
 void db_games_free(struct db_game_row *rows, size_t n);
+
+/* --- reruns (db_rerun.c) --- */
+
+/* In one transaction: records a rerun of games (all of one stage of
+ * tournament_id) asked by `by` for reason, with a snapshot of the stage's
+ * standings and advancers, and puts each game back in the queue with
+ * attempt + 1 and no current result (the old one stays in results).
+ * *rerun_id is the new rerun. */
+/* The tournament of game game_id: 1 and *tournament_id, 0 when there is
+ * no such game, -1 on error. */
+int db_game_tournament(struct db *db, int64_t game_id, int64_t *tournament_id);
+int db_rerun_request(struct db *db, int64_t tournament_id,
+    const int64_t *games, size_t n, const char *by, const char *reason,
+    int64_t *rerun_id);
+/* Once every game of the rerun has a result again, stores the stage's
+ * standings after it; *complete says whether that happened (now or
+ * before). */
+int db_rerun_finish(struct db *db, int64_t rerun_id, bool *complete);
+
+/* A standings row that a rerun changed: before and after as text, NULL
+ * when the row did not exist on that side. */
+struct db_change {
+	char *group, *entry, *before, *after;
+};
+
+struct db_rerun_info {
+	int64_t id;
+	char *tournament, *stage, *by, *reason, *at;
+	bool complete;		/* false: "after" is the standings now */
+	char *games;		/* "12 (attempt 1 -> 2), 13 (...)" */
+	struct db_change *changes;
+	size_t nchanges;
+};
+
+/* Fills *r for rerun_id: 1, 0 when there is no such rerun, -1 on error.
+ * Release with db_rerun_info_release(). */
+int db_rerun_info(struct db *db, int64_t rerun_id, struct db_rerun_info *r);
+void db_rerun_info_release(struct db_rerun_info *r);
+
+/* A stage whose advancers are no longer the entrants of the next stage,
+ * already expanded (a rerun changed the standings); left as it is. */
+struct db_stale {
+	char *stage, *next, *advancers_now, *entrants_played;
+};
+
+int db_stale_stages(struct db *db, int64_t tournament_id,
+    struct db_stale **rows, size_t *n);
+void db_stale_free(struct db_stale *rows, size_t n);
+
+/* --- status (db_status.c) --- */
+
+/* Text cells for display, row-major: cells[r * ncols + c], NULL for SQL
+ * NULL. */
+struct db_rows {
+	size_t nrows, ncols;
+	char **cells;
+};
+
+/* For `arena status`, each as the column comments in db_status.c say:
+ * stages (name, expanded, games, done, running, queued, failed), workers
+ * (name, address, slots, last seen, seconds since, games done, failures,
+ * running), running games (game, match, worker, attempt, lease until,
+ * seconds left) and failing games (game, match, state, attempt, last event
+ * kind, reason, worker, at). */
+int db_status_stages(struct db *db, int64_t tournament_id, struct db_rows *t);
+int db_status_workers(struct db *db, int64_t tournament_id, struct db_rows *t);
+int db_status_running(struct db *db, int64_t tournament_id, struct db_rows *t);
+int db_status_failing(struct db *db, int64_t tournament_id, struct db_rows *t);
+void db_rows_release(struct db_rows *t);
+/* Cell (row, col) of t, "" for NULL. */
+const char *db_rows_cell(const struct db_rows *t, size_t row, size_t col);
 
 #endif

@@ -14,7 +14,10 @@
  *		 duplicate changes nothing;
  *	requeue	 an XX result, an explicit requeue, an expired lease or a
  *		 lost worker put the game back with attempt + 1 and a
- *		 game_events row.
+ *		 game_events row, or, once the game has had DB_MAX_ATTEMPTS
+ *		 attempts without a result, mark it 'failed' (a 'gave_up'
+ *		 event, an error in the log): never scored, and the
+ *		 tournament stops until someone reruns it.
  */
 #include "coordinator/db.h"
 
@@ -84,26 +87,67 @@ db_game_claim(struct db *db, int64_t tournament_id, const char *worker,
 	return 1;
 }
 
-/* Requeues (game, attempt) if it is still running at that attempt; one
- * statement, so the history row and the state change go together. *n is
- * how many games moved (0 or 1). */
+/*
+ * The attempt cap, shared by every path that ends an attempt without a
+ * result: `old` (a CTE the caller writes, the rows locked FOR UPDATE with
+ * id, attempt, retry_from and worker) moves back to the queue with attempt
+ * + 1, or, at its DB_MAX_ATTEMPTS-th attempt of the series, to 'failed'
+ * with a 'gave_up' event after the attempt's own. One statement, so the
+ * history rows and the state change go together. $1 is the cap; kind and
+ * reason are SQL expressions over old.
+ */
+#define REQUEUE_TAIL(kind, reason) \
+	"upd AS (UPDATE games g SET state = CASE WHEN old.attempt - " \
+	"old.retry_from + 1 >= $1::int THEN 'failed' ELSE 'queued' END, " \
+	"attempt = CASE WHEN old.attempt - old.retry_from + 1 >= $1::int " \
+	"THEN g.attempt ELSE g.attempt + 1 END, worker = NULL, " \
+	"lease_until = NULL FROM old WHERE g.id = old.id), " \
+	"ev AS (INSERT INTO game_events (game_id, attempt, kind, reason, " \
+	"worker) SELECT id, attempt, " kind ", " reason ", worker FROM old), " \
+	"gave AS (INSERT INTO game_events (game_id, attempt, kind, reason, " \
+	"worker, at) SELECT id, attempt, 'gave_up', (attempt - retry_from + 1) " \
+	"|| ' attempts without a result', NULL, " \
+	"now() + interval '1 microsecond' FROM old " \
+	"WHERE attempt - retry_from + 1 >= $1::int) " \
+	"SELECT id, attempt, attempt - retry_from + 1 >= $1::int FROM old"
+
+static const char *
+cap_param(struct num *n)
+{
+	return db_i64(n, DB_MAX_ATTEMPTS);
+}
+
+/* Logs the games res (from REQUEUE_TAIL) gave up on; *n how many moved. */
+static void
+requeued(PGresult *res, const char *by, int *n)
+{
+	*n = PQntuples(res);
+	for (int i = 0; i < *n; i++)
+		if (db_get_bool(res, i, 2))
+			log_error("game %s failed %s times without a result "
+			    "(last: %s); it is not scored and its stage "
+			    "cannot complete: look with 'arena show game %s', "
+			    "retry with 'arena rerun --game %s --reason TEXT'",
+			    PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), by,
+			    PQgetvalue(res, i, 0), PQgetvalue(res, i, 0));
+}
+
+/* Requeues (game, attempt) if it is still running at that attempt (or
+ * fails it at the cap); *n is how many games moved (0 or 1). */
 static int
 requeue(struct db *db, const char *gid, const char *attempt,
     const char *kind, const char *reason, int *n)
 {
-	const char *params[] = { gid, attempt, kind, reason };
+	struct num cap;
+	const char *params[] = { cap_param(&cap), gid, attempt, kind, reason };
 	PGresult *res = db_query(db, "WITH old AS ("
-	    "SELECT id, attempt, worker FROM games WHERE id = $1 "
-	    "AND attempt = $2 AND state = 'running' FOR UPDATE), "
-	    "upd AS (UPDATE games g SET state = 'queued', "
-	    "attempt = g.attempt + 1, worker = NULL, lease_until = NULL "
-	    "FROM old WHERE g.id = old.id) "
-	    "INSERT INTO game_events (game_id, attempt, kind, reason, worker) "
-	    "SELECT id, attempt, $3, $4, worker FROM old", 4, params);
+	    "SELECT id, attempt, retry_from, worker FROM games WHERE id = $2 "
+	    "AND attempt = $3 AND state = 'running' FOR UPDATE), "
+	    REQUEUE_TAIL("$4::text", "$5::text"), 5, params);
 
 	if (res == NULL)
 		return -1;
-	*n = atoi(PQcmdTuples(res));
+	requeued(res, reason, n);
 	PQclear(res);
 	return 0;
 }
@@ -130,29 +174,25 @@ static int
 requeue_leases(struct db *db, int64_t tournament_id, const char *worker,
     int *n)
 {
-	struct num tid;
-	const char *params[] = { db_i64(&tid, tournament_id), worker };
+	struct num tid, cap;
+	const char *params[] = { cap_param(&cap), db_i64(&tid, tournament_id),
+	    worker };
 	PGresult *res = db_query(db, "WITH old AS ("
-	    "SELECT g.id, g.attempt, g.worker FROM games g "
+	    "SELECT g.id, g.attempt, g.retry_from, g.worker FROM games g "
 	    "JOIN matches m ON m.id = g.match_id "
 	    "JOIN stages s ON s.id = m.stage_id "
-	    "WHERE s.tournament_id = $1 AND g.state = 'running' "
-	    "AND (($2::text IS NULL AND g.lease_until < now()) "
-	    "OR g.worker = $2::text) FOR UPDATE OF g SKIP LOCKED), "
-	    "upd AS (UPDATE games g SET state = 'queued', "
-	    "attempt = g.attempt + 1, worker = NULL, lease_until = NULL "
-	    "FROM old WHERE g.id = old.id) "
-	    "INSERT INTO game_events (game_id, attempt, kind, reason, worker) "
-	    "SELECT id, attempt, "
-	    "CASE WHEN $2::text IS NULL THEN 'lease_expired' "
-	    "ELSE 'worker_lost' END, "
-	    "CASE WHEN $2::text IS NULL THEN 'lease of ' || worker || "
-	    "' expired' ELSE 'worker ' || worker || ' is gone' END, "
-	    "worker FROM old", 2, params);
+	    "WHERE s.tournament_id = $2 AND g.state = 'running' "
+	    "AND (($3::text IS NULL AND g.lease_until < now()) "
+	    "OR g.worker = $3::text) FOR UPDATE OF g SKIP LOCKED), "
+	    REQUEUE_TAIL("CASE WHEN $3::text IS NULL THEN 'lease_expired' "
+	    "ELSE 'worker_lost' END",
+	    "CASE WHEN $3::text IS NULL THEN 'lease of ' || worker || "
+	    "' expired' ELSE 'worker ' || worker || ' is gone' END"), 3,
+	    params);
 
 	if (res == NULL)
 		return -1;
-	*n = atoi(PQcmdTuples(res));
+	requeued(res, worker ? "its worker was lost" : "its lease expired", n);
 	PQclear(res);
 	return 0;
 }

@@ -61,12 +61,9 @@ db_stage_state(struct db *db, int64_t tournament_id, size_t stage,
 	struct num tid, sidx;
 	const char *params[] = { db_i64(&tid, tournament_id),
 	    db_i64(&sidx, (int64_t)stage) };
-	PGresult *res = db_query(db, "SELECT s.expanded_at IS NOT NULL, "
-	    "count(g.id) FILTER (WHERE g.state <> 'done') FROM stages s "
-	    "LEFT JOIN matches m ON m.stage_id = s.id "
-	    "LEFT JOIN games g ON g.match_id = m.id "
-	    "WHERE s.tournament_id = $1 AND s.idx = $2 GROUP BY s.id", 2,
-	    params);
+	PGresult *res = db_query(db, "SELECT expanded, "
+	    "games - done, queued + running, failed FROM stage_progress "
+	    "WHERE tournament_id = $1 AND stage_idx = $2", 2, params);
 	int ret = 0;
 
 	if (res == NULL)
@@ -76,9 +73,12 @@ db_stage_state(struct db *db, int64_t tournament_id, size_t stage,
 		    tournament_id, stage);
 	else if (!db_get_bool(res, 0, 0))
 		*state = DB_STAGE_PENDING;
+	else if (db_get_i64(res, 0, 1) == 0)
+		*state = DB_STAGE_DONE;
+	else if (db_get_i64(res, 0, 2) == 0 && db_get_i64(res, 0, 3) > 0)
+		*state = DB_STAGE_BLOCKED;
 	else
-		*state = db_get_i64(res, 0, 1) > 0 ? DB_STAGE_RUNNING :
-		    DB_STAGE_DONE;
+		*state = DB_STAGE_RUNNING;
 	PQclear(res);
 	return ret;
 }

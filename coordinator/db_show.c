@@ -1,8 +1,9 @@
 /*
  * db_show: one game's whole history for `arena show`: where it sits in
  * the tournament, every attempt that produced a result (with each bot's
- * verdict and usage, the referee and the replay) and every attempt that
- * ended without one.
+ * verdict and usage, the referee and the replay, and the rerun that
+ * superseded it), every attempt that ended without one, and the reruns
+ * that touched it.
  */
 #include "coordinator/db.h"
 
@@ -51,7 +52,9 @@ game_attempts(struct db *db, const char *const *params,
 	PGresult *res = db_query(db, "SELECT r.attempt, "
 	    "r.id = g.result_id, r.worker, r.recorded_at::text, r.end_reason, "
 	    "r.detail, r.referee, r.replay, e.name, s.score, s.verdict, "
-	    "s.illegal, s.cpu_ms, s.wall_ms, s.peak_kb "
+	    "s.illegal, s.cpu_ms, s.wall_ms, s.peak_kb, "
+	    "(SELECT min(rg.rerun_id) FROM rerun_games rg "
+	    "WHERE rg.game_id = g.id AND rg.old_result_id = r.id) "
 	    "FROM results r JOIN games g ON g.id = r.game_id "
 	    "JOIN result_seats s ON s.result_id = r.id "
 	    "JOIN entries e ON e.id = CASE s.seat WHEN 0 THEN g.first_entry "
@@ -75,6 +78,8 @@ game_attempts(struct db *db, const char *const *params,
 			a->detail = db_get_str(res, i, 5);
 			a->referee = db_get_str(res, i, 6);
 			a->replay = db_get_str(res, i, 7);
+			a->superseded_by = PQgetisnull(res, i, 15) ? 0 :
+			    db_get_i64(res, i, 15);
 		}
 		if (a->nseats == PROTO_MAX_SEATS)
 			continue;
@@ -95,7 +100,7 @@ static int
 game_events(struct db *db, const char *const *params, struct db_game_detail *d)
 {
 	PGresult *res = db_query(db, "SELECT attempt, kind, reason, worker, "
-	    "at::text FROM game_events WHERE game_id = $1 ORDER BY id", 1,
+	    "at::text FROM game_events WHERE game_id = $1 ORDER BY at, id", 1,
 	    params);
 
 	if (res == NULL)
@@ -115,6 +120,23 @@ game_events(struct db *db, const char *const *params, struct db_game_detail *d)
 	return 0;
 }
 
+static int
+game_reruns(struct db *db, const char *const *params,
+    struct db_game_detail *d)
+{
+	PGresult *res = db_query(db, "SELECT rerun_id FROM rerun_games "
+	    "WHERE game_id = $1 ORDER BY rerun_id", 1, params);
+
+	if (res == NULL)
+		return -1;
+	d->nreruns = (size_t)PQntuples(res);
+	d->reruns = xcalloc(d->nreruns + 1, sizeof *d->reruns);
+	for (int i = 0; i < PQntuples(res); i++)
+		d->reruns[i] = db_get_i64(res, i, 0);
+	PQclear(res);
+	return 0;
+}
+
 int
 db_game_detail(struct db *db, int64_t game_id, struct db_game_detail *d)
 {
@@ -126,7 +148,8 @@ db_game_detail(struct db *db, int64_t game_id, struct db_game_detail *d)
 	d->game = game_id;
 	if ((found = game_header(db, params, d)) != 1)
 		return found;
-	if (game_attempts(db, params, d) < 0 || game_events(db, params, d) < 0) {
+	if (game_attempts(db, params, d) < 0 || game_events(db, params, d) < 0 ||
+	    game_reruns(db, params, d) < 0) {
 		db_game_detail_release(d);
 		return -1;
 	}
@@ -158,6 +181,7 @@ db_game_detail_release(struct db_game_detail *d)
 	}
 	free(d->attempts);
 	free(d->events);
+	free(d->reruns);
 	free(d->tournament);
 	free(d->stage);
 	free(d->group);

@@ -201,7 +201,10 @@ on_ready(struct coordinator *c, const struct wire_peer *id,
 	r->worker = NULL;
 	p->credit = r->slots;
 	p->last_seen = clock_now_ms();
-	log_info("worker '%s' ready with %u free slots", p->name, p->credit);
+	/* On CURVE the key's name is the identity; the name is its word. */
+	log_info("worker '%s'%s%s%s ready with %u free slots", p->name,
+	    id->user[0] ? " (key '" : "", id->user, id->user[0] ? "')" : "",
+	    p->credit);
 }
 
 static bool
@@ -255,7 +258,6 @@ static void
 on_message(struct coordinator *c, const struct wire_peer *id, struct msg *m)
 {
 	struct peer *p = peer_find(c, id);
-	char hex[40];
 
 	if (p)
 		p->last_seen = clock_now_ms();
@@ -271,9 +273,7 @@ on_message(struct coordinator *c, const struct wire_peer *id, struct msg *m)
 		 * reconnects and says READY. */
 		break;
 	default:
-		wire_peer_format(id, hex, sizeof hex);
-		log_warn("dropped a message of type %d from peer %s", m->type,
-		    hex);
+		wire_dropped(c->w, id, "not a message for the coordinator");
 		break;
 	}
 	msg_release(m);
@@ -290,10 +290,15 @@ on_heartbeat(struct coordinator *c)
 	for (size_t i = c->npeers; i-- > 0;) {
 		struct peer *p = &c->peers[i];
 
-		if (now - p->last_seen > PROTO_LIVENESS * PROTO_HEARTBEAT_MS)
+		if (now - p->last_seen > PROTO_LIVENESS * PROTO_HEARTBEAT_MS) {
 			peer_drop(c, p, "silent");
-		else
-			peer_send(c, p, &hb);
+			continue;
+		}
+		/* For `arena status`. */
+		db_worker_seen(c->opts->db, c->opts->tournament_id, p->name,
+		    p->id.address[0] ? p->id.address : NULL,
+		    (int)(p->credit + p->running));
+		peer_send(c, p, &hb);
 	}
 	c->heartbeat_at = now + PROTO_HEARTBEAT_MS;
 }
@@ -310,6 +315,11 @@ on_expire(struct coordinator *c)
 	if (!c->finished && tournament_advance(c->opts->db, c->opts->spec,
 	    c->opts->tournament_id, &c->finished) == -1)
 		log_warn("cannot advance the tournament; will retry");
+	/* Failed games (DB_MAX_ATTEMPTS without a result) block it: `run`
+	 * stops with the error; a long-lived coordinator waits for reruns. */
+	if (!c->finished && c->opts->exit_when_done &&
+	    tournament_blocked(c->opts->db, c->opts->tournament_id) == 1)
+		c->failed = true;
 	c->expire_at = clock_now_ms() + DISPATCH_EXPIRE_MS;
 }
 
@@ -359,7 +369,9 @@ dispatch_run(const struct dispatch_opts *opts)
 	struct coordinator c = { .opts = opts };
 	struct sigaction sa = { .sa_handler = on_signal };
 
-	if ((c.w = wire_bind(opts->bind)) == NULL)
+	c.w = opts->keys ? wire_bind_curve(opts->bind, opts->keys,
+	    opts->allow) : wire_bind(opts->bind);
+	if (c.w == NULL)
 		return -1;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -373,9 +385,9 @@ dispatch_run(const struct dispatch_opts *opts)
 	db_progress(opts->db, opts->tournament_id, &c.done_at_start,
 	    &c.total);
 	c.last_decile = c.total ? (int)(c.done_at_start * 10 / c.total) : 0;
-	log_info("serving '%s' on '%s': %lld of %lld games played",
-	    opts->spec->name, opts->bind, (long long)c.done_at_start,
-	    (long long)c.total);
+	log_info("serving '%s' on '%s'%s: %lld of %lld games played",
+	    opts->spec->name, opts->bind, opts->keys ? " (CURVE)" : "",
+	    (long long)c.done_at_start, (long long)c.total);
 	while (!dispatch_stop && !c.failed &&
 	    !(c.finished && opts->exit_when_done))
 		turn(&c);

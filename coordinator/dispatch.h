@@ -19,8 +19,15 @@
 /* How often expired leases are put back in the queue. */
 #define DISPATCH_EXPIRE_MS 3000
 
+struct wire_keys;
+struct wire_allow;
+
 struct dispatch_opts {
 	const char *bind;		/* ROUTER endpoint, e.g. tcp port 7700 */
+	/* With keys, a CURVE server that lets in only allow's workers
+	 * (both borrowed); NULL: a plain link. */
+	const struct wire_keys *keys;
+	const struct wire_allow *allow;
 	struct db *db;
 	int64_t tournament_id;
 	const struct spec *spec;

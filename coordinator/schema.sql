@@ -9,6 +9,8 @@
 --
 -- State machines are CHECK constraints mirroring the C enums:
 --	games.state	queued -> running -> done | queued (attempt + 1)
+--			| failed (DB_MAX_ATTEMPTS without a result; migration 2)
+--			done | failed -> queued (a rerun, attempt + 1)
 --	verdicts	common/verdict.h
 -- A game's current result is games.result_id; older results of the same
 -- game (earlier attempts, reruns) stay in results for audit.
@@ -293,3 +295,134 @@ JOIN entries f ON f.id = g.first_entry
 JOIN entries s ON s.id = g.second_entry
 LEFT JOIN game_outcomes o ON o.game_id = g.id
 LEFT JOIN entries w ON w.id = o.winner;
+
+
+-- migration 2: the attempt cap, reruns with their audit trail, workers.
+
+-- A game that ran out of attempts without a result (our own failures) is
+-- 'failed': not scored, and its stage cannot complete until it is rerun.
+-- retry_from is the first attempt of the current series (1, or the attempt
+-- a rerun started), so a rerun gets DB_MAX_ATTEMPTS tries of its own.
+ALTER TABLE games DROP CONSTRAINT games_state_check;
+ALTER TABLE games ADD CONSTRAINT games_state_check
+	CHECK (state IN ('queued', 'running', 'done', 'failed'));
+ALTER TABLE games ADD COLUMN retry_from integer NOT NULL DEFAULT 1
+	CHECK (retry_from >= 1);
+ALTER TABLE games ADD CHECK (retry_from <= attempt);
+CREATE INDEX games_failed ON games (match_id) WHERE state = 'failed';
+
+ALTER TABLE game_events DROP CONSTRAINT game_events_kind_check;
+ALTER TABLE game_events ADD CONSTRAINT game_events_kind_check
+	CHECK (kind IN ('requeue', 'lease_expired', 'worker_lost', 'gave_up'));
+
+-- One row per `arena rerun`: who asked, when and why, and the standings of
+-- the affected stage before (and, once its games are all played again,
+-- after), as rows of the standings view in jsonb. advancers_before is the
+-- stage's advancers (entry names) when it was done, else NULL.
+CREATE TABLE reruns (
+	id		bigserial PRIMARY KEY,
+	tournament_id	bigint NOT NULL REFERENCES tournaments ON DELETE CASCADE,
+	stage_id	bigint NOT NULL REFERENCES stages ON DELETE CASCADE,
+	requested_by	text NOT NULL CHECK (requested_by <> ''),
+	reason		text NOT NULL CHECK (reason <> ''),
+	requested_at	timestamptz NOT NULL DEFAULT now(),
+	standings_before jsonb NOT NULL,
+	advancers_before jsonb,
+	standings_after	jsonb,
+	completed_at	timestamptz,
+	CHECK ((standings_after IS NULL) = (completed_at IS NULL))
+);
+
+-- The games a rerun put back in the queue: the attempt it superseded and
+-- that attempt's result (NULL for a failed or unplayed game).
+CREATE TABLE rerun_games (
+	rerun_id	bigint NOT NULL REFERENCES reruns ON DELETE CASCADE,
+	game_id		bigint NOT NULL REFERENCES games ON DELETE CASCADE,
+	old_attempt	integer NOT NULL CHECK (old_attempt >= 1),
+	old_result_id	bigint REFERENCES results,
+	new_attempt	integer NOT NULL CHECK (new_attempt > old_attempt),
+	PRIMARY KEY (rerun_id, game_id)
+);
+CREATE INDEX rerun_games_game ON rerun_games (game_id);
+
+-- The workers a coordinator of a tournament has seen (db_worker_seen(),
+-- from its heartbeat timer). Games done and failures are not counters
+-- here but derived from results and game_events (worker_health), so they
+-- cannot drift from the history.
+CREATE TABLE workers (
+	tournament_id	bigint NOT NULL REFERENCES tournaments ON DELETE CASCADE,
+	name		text NOT NULL,
+	address		text,			-- when the transport knows it
+	slots		integer NOT NULL CHECK (slots >= 0),
+	first_seen	timestamptz NOT NULL DEFAULT now(),
+	last_seen	timestamptz NOT NULL DEFAULT now(),
+	PRIMARY KEY (tournament_id, name)
+);
+
+CREATE VIEW worker_health AS
+SELECT w.*,
+	(SELECT count(*) FROM results r JOIN games g ON g.id = r.game_id
+	 JOIN matches m ON m.id = g.match_id JOIN stages s ON s.id = m.stage_id
+	 WHERE s.tournament_id = w.tournament_id AND r.worker = w.name)
+		AS games_done,
+	(SELECT count(*) FROM game_events e JOIN games g ON g.id = e.game_id
+	 JOIN matches m ON m.id = g.match_id JOIN stages s ON s.id = m.stage_id
+	 WHERE s.tournament_id = w.tournament_id AND e.worker = w.name)
+		AS failures,
+	(SELECT count(*) FROM games g JOIN matches m ON m.id = g.match_id
+	 JOIN stages s ON s.id = m.stage_id
+	 WHERE s.tournament_id = w.tournament_id AND g.state = 'running'
+	 AND g.worker = w.name) AS running
+FROM workers w;
+
+-- Per stage: games by state.
+CREATE VIEW stage_progress AS
+SELECT st.tournament_id, st.id AS stage_id, st.idx AS stage_idx,
+	st.name AS stage_name, st.expanded_at IS NOT NULL AS expanded,
+	count(g.id) AS games,
+	count(g.id) FILTER (WHERE g.state = 'done') AS done,
+	count(g.id) FILTER (WHERE g.state = 'running') AS running,
+	count(g.id) FILTER (WHERE g.state = 'queued') AS queued,
+	count(g.id) FILTER (WHERE g.state = 'failed') AS failed
+FROM stages st
+LEFT JOIN matches m ON m.stage_id = st.id
+LEFT JOIN games g ON g.match_id = m.id
+GROUP BY st.id;
+
+-- A stage whose next stage was expanded from advancers that are no longer
+-- the current ones (a rerun changed its standings): the later stage is
+-- left as it was played; this view says so.
+CREATE VIEW stale_stages AS
+WITH nxt AS (
+	SELECT s.tournament_id, s.id AS stage_id, s.idx, s.name,
+		n.id AS next_id, n.name AS next_name
+	FROM stages s
+	JOIN stages n ON n.tournament_id = s.tournament_id
+		AND n.idx = s.idx + 1 AND n.expanded_at IS NOT NULL
+), now_adv AS (
+	SELECT x.stage_id, string_agg(a.entry_name, ', '
+		ORDER BY a.group_idx, a.place) AS names
+	FROM nxt x JOIN advancers a ON a.stage_id = x.stage_id
+	GROUP BY x.stage_id
+), played AS (
+	SELECT x.stage_id, string_agg(e.name, ', ' ORDER BY gr.idx, gm.draw)
+		AS names
+	FROM nxt x JOIN groups gr ON gr.stage_id = x.next_id
+	JOIN group_members gm ON gm.group_id = gr.id
+	JOIN entries e ON e.id = gm.entry_id
+	GROUP BY x.stage_id
+)
+SELECT x.tournament_id, x.stage_id, x.idx AS stage_idx,
+	x.name AS stage_name, x.next_name,
+	coalesce(a.names, '') AS advancers_now,
+	coalesce(p.names, '') AS entrants_played
+FROM nxt x
+LEFT JOIN now_adv a ON a.stage_id = x.stage_id
+LEFT JOIN played p ON p.stage_id = x.stage_id
+WHERE NOT EXISTS (SELECT 1 FROM stage_progress sp
+	WHERE sp.stage_id = x.stage_id AND sp.done < sp.games)
+AND (SELECT array_agg(a2.entry_id ORDER BY a2.entry_id) FROM advancers a2
+	WHERE a2.stage_id = x.stage_id) IS DISTINCT FROM
+    (SELECT array_agg(gm.entry_id ORDER BY gm.entry_id)
+	FROM groups gr JOIN group_members gm ON gm.group_id = gr.id
+	WHERE gr.stage_id = x.next_id);

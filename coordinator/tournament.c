@@ -5,6 +5,8 @@
  */
 #include "coordinator/tournament.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/log.h"
@@ -93,4 +95,32 @@ tournament_advance(struct db *db, const struct spec *spec,
 	}
 	*finished = true;
 	return 0;
+}
+
+int
+tournament_blocked(struct db *db, int64_t tournament_id)
+{
+	int64_t *failed = NULL, active;
+	size_t n;
+	char list[256] = "";
+	size_t len = 0;
+
+	if (db_games_failed(db, tournament_id, &failed, &n, &active) < 0)
+		return -1;
+	if (n == 0 || active > 0) {
+		free(failed);
+		return 0;
+	}
+	for (size_t i = 0; i < n && len < sizeof list - 40; i++)
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%" PRId64,
+		    i ? ", " : "", failed[i]);
+	if (len >= sizeof list - 40)
+		snprintf(list + len, sizeof list - len, ", ...");
+	log_error("tournament blocked: %zu game%s failed %d times without a "
+	    "result and %s not scored: %s; see 'arena status' and 'arena show "
+	    "game ID', then retry with 'arena rerun SPEC --game ID "
+	    "--reason TEXT'", n, n == 1 ? "" : "s", DB_MAX_ATTEMPTS,
+	    n == 1 ? "is" : "are", list);
+	free(failed);
+	return 1;
 }

@@ -1,7 +1,9 @@
 /*
  * tournament: a spec's life in the database, stage after stage. Opening
  * stores the tournament and expands its first stage; advancing expands the
- * next stage once every game of the current one has a result.
+ * next stage once every game of the current one has a result. A stage
+ * with a failed game never completes: the tournament is blocked until the
+ * game is rerun.
  */
 #ifndef ARENA_TOURNAMENT_H
 #define ARENA_TOURNAMENT_H
@@ -28,5 +30,10 @@ int tournament_open(struct db *db, const struct spec *spec, const char *text,
  * times: a stage is expanded once. */
 int tournament_advance(struct db *db, const struct spec *spec,
     int64_t tournament_id, bool *finished);
+
+/* 1 when the tournament cannot go on by itself: no game is queued or
+ * running but some failed (DB_MAX_ATTEMPTS without a result), after
+ * logging which and how to retry them; 0 when it can; -1 on error. */
+int tournament_blocked(struct db *db, int64_t tournament_id);
 
 #endif

@@ -514,24 +514,10 @@ open_in(const char *dir, const char *file, int flags)
 }
 
 static int
-setup_v1(struct cgroup *cg, int slot, int64_t memory_kb, int pids)
+limit_v1(struct cgroup *cg, int64_t memory_kb, int pids)
 {
 	char buf[32];
 
-	for (int i = 0; i < CG_COUNT; i++) {
-		cg->dir[i] = xasprintf("%s/slot-%d", probe.base[i], slot);
-		if (remove_group(cg->dir[i], i == CG_FREEZER) < 0)
-			return -1;
-		if (mkdir(cg->dir[i], 0755) < 0)
-			return log_errno("cannot create cgroup '%s'",
-			    cg->dir[i]);
-	}
-	char *cpuset = probe.base[CG_CPUSET] ? xasprintf("%s/slot-%d",
-	    probe.base[CG_CPUSET], slot) : NULL;
-	int stale = cpuset ? remove_group(cpuset, false) : 0;
-	free(cpuset);
-	if (stale < 0)
-		return -1;
 	if (memory_kb > 0) {
 		snprintf(buf, sizeof buf, "%lld", (long long)memory_kb * 1024);
 		if (write_in(cg->dir[CG_MEMORY], "memory.limit_in_bytes", buf) < 0)
@@ -545,11 +531,42 @@ setup_v1(struct cgroup *cg, int slot, int64_t memory_kb, int pids)
 			    cg->dir[CG_MEMORY]);
 	}
 	snprintf(buf, sizeof buf, "%d", pids);
-	if (write_in(cg->dir[CG_PIDS], "pids.max", buf) < 0)
-		return -1;
-	cg->freeze_fd = open_in(cg->dir[CG_FREEZER], "freezer.state", O_RDWR);
-	cg->cpu_fd = open_in(cg->dir[CG_CPUACCT], "cpuacct.usage", O_RDONLY);
+	return write_in(cg->dir[CG_PIDS], "pids.max", buf);
+}
+
+/* The hot-path descriptors of the groups in cg->dir. */
+static int
+open_fds(struct cgroup *cg)
+{
+	if (cg->kind == CGROUP_V1) {
+		cg->freeze_fd = open_in(cg->dir[CG_FREEZER], "freezer.state",
+		    O_RDWR);
+		cg->cpu_fd = open_in(cg->dir[CG_CPUACCT], "cpuacct.usage",
+		    O_RDONLY);
+	} else {
+		cg->freeze_fd = open_in(cg->dir[0], "cgroup.freeze", O_RDWR);
+		cg->cpu_fd = open_in(cg->dir[0], "cpu.stat", O_RDONLY);
+		cg->peak_fd = open_in(cg->dir[0], "memory.peak", O_RDWR);
+	}
 	return cg->freeze_fd < 0 || cg->cpu_fd < 0 ? -1 : 0;
+}
+
+static int
+setup_v1(struct cgroup *cg, int slot)
+{
+	for (int i = 0; i < CG_COUNT; i++) {
+		cg->dir[i] = xasprintf("%s/slot-%d", probe.base[i], slot);
+		if (remove_group(cg->dir[i], i == CG_FREEZER) < 0)
+			return -1;
+		if (mkdir(cg->dir[i], 0755) < 0)
+			return log_errno("cannot create cgroup '%s'",
+			    cg->dir[i]);
+	}
+	char *cpuset = probe.base[CG_CPUSET] ? xasprintf("%s/slot-%d",
+	    probe.base[CG_CPUSET], slot) : NULL;
+	int stale = cpuset ? remove_group(cpuset, false) : 0;
+	free(cpuset);
+	return stale < 0 ? -1 : open_fds(cg);
 }
 
 int
@@ -583,15 +600,10 @@ cgroup_sweep(int slot)
 }
 
 static int
-setup_v2(struct cgroup *cg, int slot, int64_t memory_kb, int pids)
+limit_v2(struct cgroup *cg, int64_t memory_kb, int pids)
 {
 	char buf[32];
 
-	if (cgroup_sweep(slot) < 0)
-		return -1;
-	cg->dir[0] = xasprintf("%s/slot-%d", probe.base[0], slot);
-	if (mkdir(cg->dir[0], 0755) < 0)
-		return log_errno("cannot create cgroup '%s'", cg->dir[0]);
 	if (memory_kb > 0) {
 		snprintf(buf, sizeof buf, "%lld", (long long)memory_kb * 1024);
 		if (write_in(cg->dir[0], "memory.max", buf) < 0 ||
@@ -599,12 +611,18 @@ setup_v2(struct cgroup *cg, int slot, int64_t memory_kb, int pids)
 			return -1;
 	}
 	snprintf(buf, sizeof buf, "%d", pids);
-	if (write_in(cg->dir[0], "pids.max", buf) < 0)
+	return write_in(cg->dir[0], "pids.max", buf);
+}
+
+static int
+setup_v2(struct cgroup *cg, int slot)
+{
+	if (cgroup_sweep(slot) < 0)
 		return -1;
-	cg->freeze_fd = open_in(cg->dir[0], "cgroup.freeze", O_RDWR);
-	cg->cpu_fd = open_in(cg->dir[0], "cpu.stat", O_RDONLY);
-	cg->peak_fd = open_in(cg->dir[0], "memory.peak", O_RDWR);
-	return cg->freeze_fd < 0 || cg->cpu_fd < 0 ? -1 : 0;
+	cg->dir[0] = xasprintf("%s/slot-%d", probe.base[0], slot);
+	if (mkdir(cg->dir[0], 0755) < 0)
+		return log_errno("cannot create cgroup '%s'", cg->dir[0]);
+	return open_fds(cg);
 }
 
 bool
@@ -616,26 +634,84 @@ cgroup_pins(void)
 	    (kind == CGROUP_V2 && probe.v2_cpuset);
 }
 
-struct cgroup *
-cgroup_new(int slot, int64_t memory_kb, int pids, const uid_t uids[2])
+static struct cgroup *
+cgroup_alloc(int slot, const uid_t uids[2])
 {
 	struct cgroup *cg = xcalloc(1, sizeof *cg);
-	int rc = 0;
 
 	cg->kind = cgroup_kind();
 	cg->slot = slot;
 	cg->freeze_fd = cg->cpu_fd = cg->peak_fd = -1;
 	cg->uids[0] = uids[0];
 	cg->uids[1] = uids[1];
+	return cg;
+}
+
+struct cgroup *
+cgroup_new(int slot, int64_t memory_kb, int pids, const uid_t uids[2])
+{
+	struct cgroup *cg = cgroup_alloc(slot, uids);
+	int rc = 0;
+
 	if (cg->kind == CGROUP_V1)
-		rc = setup_v1(cg, slot, memory_kb, pids);
+		rc = setup_v1(cg, slot);
 	else if (cg->kind == CGROUP_V2)
-		rc = setup_v2(cg, slot, memory_kb, pids);
-	if (rc < 0) {
+		rc = setup_v2(cg, slot);
+	if (rc < 0 || cgroup_limit(cg, memory_kb, pids) < 0) {
 		cgroup_free(cg);
 		return NULL;
 	}
 	return cg;
+}
+
+int
+cgroup_limit(struct cgroup *cg, int64_t memory_kb, int pids)
+{
+	if (cg->kind == CGROUP_V1)
+		return limit_v1(cg, memory_kb, pids);
+	if (cg->kind == CGROUP_V2)
+		return limit_v2(cg, memory_kb, pids);
+	return 0;
+}
+
+struct cgroup *
+cgroup_open(int slot, const uid_t uids[2])
+{
+	struct cgroup *cg = cgroup_alloc(slot, uids);
+
+	if (cg->kind == CGROUP_NONE)
+		return cg;
+	for (int i = 0; i < (cg->kind == CGROUP_V1 ? CG_ALL : 1); i++) {
+		if (!probe.base[i])
+			continue;
+		char *dir = xasprintf("%s/slot-%d", probe.base[i], slot);
+		if (i == CG_CPUSET && access(dir, F_OK) < 0) {
+			free(dir);
+			continue;
+		}
+		cg->dir[i] = dir;
+	}
+	if (open_fds(cg) < 0) {
+		cgroup_free(cg);
+		return NULL;
+	}
+	return cg;
+}
+
+void
+cgroup_forget(struct cgroup *cg)
+{
+	if (!cg)
+		return;
+	for (int i = 0; i < CG_ALL; i++)
+		free(cg->dir[i]);
+	if (cg->freeze_fd >= 0)
+		close(cg->freeze_fd);
+	if (cg->cpu_fd >= 0)
+		close(cg->cpu_fd);
+	if (cg->peak_fd >= 0)
+		close(cg->peak_fd);
+	free(cg);
 }
 
 void
@@ -645,18 +721,10 @@ cgroup_free(struct cgroup *cg)
 		return;
 	if (cg->kind != CGROUP_NONE)
 		(void)cgroup_kill(cg);
-	for (int i = 0; i < CG_ALL; i++) {
+	for (int i = 0; i < CG_ALL; i++)
 		if (cg->dir[i])
 			(void)remove_dir(cg->dir[i]);
-		free(cg->dir[i]);
-	}
-	if (cg->freeze_fd >= 0)
-		close(cg->freeze_fd);
-	if (cg->cpu_fd >= 0)
-		close(cg->cpu_fd);
-	if (cg->peak_fd >= 0)
-		close(cg->peak_fd);
-	free(cg);
+	cgroup_forget(cg);
 }
 
 /* v1: a cpuset group of its own, whose cpus and mems must both be set

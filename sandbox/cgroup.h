@@ -42,6 +42,15 @@ bool cgroup_pins(void);
  * processes). NULL after logging. Free with cgroup_free(). */
 struct cgroup *cgroup_new(int slot, int64_t memory_kb, int pids,
     const uid_t uids[2]);
+/* Sets (raises or lowers) the memory limit (0: leave as it is) and the
+ * task limit. 0 or -1. */
+int cgroup_limit(struct cgroup *cg, int64_t memory_kb, int pids);
+/* The existing groups of slot, made by cgroup_new() in another process
+ * (which then cgroup_forget() them). NULL after logging. */
+struct cgroup *cgroup_open(int slot, const uid_t uids[2]);
+/* Lets go of cg without touching its groups (another process owns them
+ * now). Accepts NULL. */
+void cgroup_forget(struct cgroup *cg);
 /* Restricts the groups to one CPU, before the first cgroup_attach();
  * does nothing unless cgroup_pins(). 0 or -1. */
 int cgroup_pin(struct cgroup *cg, int cpu);

@@ -11,29 +11,42 @@
 #include "sandbox/sandbox.h"
 
 #define CHILD_INSIDE_UID 1000	/* the command's uid inside */
+#define CHILD_COMMAND_MAX 8192	/* longest command, with its NUL */
 
-/* Messages on the control socket. */
-#define CHILD_MAPPED 'M'	/* parent -> init: uid maps and cgroups set */
+/* Messages on the control socket (SOCK_SEQPACKET), in this order. */
+#define CHILD_MAPPED 'M'	/* parent -> init: uid maps and cgroups set;
+				 * struct child_setup */
+#define CHILD_PREPARED 'P'	/* init -> parent: root built, the command's
+				 * process forked, both waiting */
+#define CHILD_RUN 'C'		/* parent -> init: struct child_run, with
+				 * in, out, err and the folder's fd */
 #define CHILD_READY 'R'		/* command -> parent: about to exec */
 #define CHILD_GO 'G'		/* parent -> command: exec now */
 #define CHILD_ERROR 'E'		/* child -> parent: "E" + reason */
+/* init -> parent at the end: the command's wait status (an int). */
 
-struct child_args {
-	const char *dir;	/* the folder, bound at /box with keep_box */
-	const char *command;	/* for /bin/sh -c */
-	int in, out, err;	/* become 0, 1, 2 of the command */
-	int ctl;		/* control socket (SOCK_SEQPACKET) */
-	int box_fd;		/* id-mapped mount of dir, or -1; without
-				 * keep_box never -1 (then an fd of dir) */
-	bool keep_box;		/* bind dir at /box rather than copy it */
+/* What the sandbox is prepared for (CHILD_MAPPED). */
+struct child_setup {
+	char type;		/* CHILD_MAPPED */
+	bool processes;		/* the command may fork (its filter) */
 	int cpu;		/* the one CPU of the command, or -1 */
-	bool processes;		/* may fork */
-	bool limit_data;	/* RLIMIT_DATA to memory (no cgroups) */
-	struct sandbox_limits limits;	/* defaults filled in */
 };
 
-/* pid 1 of the sandbox: sets up, forks the command, reaps, and sends the
- * command's wait status (an int) on ctl when it ends. */
-_Noreturn void child_init(const struct child_args *a);
+/* What init needs to start the command (CHILD_RUN). */
+struct child_run {
+	char type;		/* CHILD_RUN */
+	bool keep_box;		/* the folder's fd is /box itself */
+	bool limit_data;	/* RLIMIT_DATA to memory (no cgroups) */
+	struct sandbox_limits limits;	/* defaults filled in */
+	char command[CHILD_COMMAND_MAX];
+};
+
+/* pid 1 of the sandbox: waits for CHILD_MAPPED, builds the root, forks
+ * the command's process (which gets ready up to its seccomp filter),
+ * says CHILD_PREPARED, waits for CHILD_RUN, mounts /tmp and /box, hands
+ * the run to the command's process, reaps, and sends the command's wait
+ * status on ctl when it ends. Exits at once when ctl is closed before
+ * the command is started. */
+_Noreturn void child_init(int ctl);
 
 #endif

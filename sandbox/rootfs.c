@@ -7,10 +7,12 @@
  * loader cache, nsswitch, localtime and alternatives bound read-only; our
  * own passwd, group and hosts, which name no host account), /dev with
  * null, zero, full, random and urandom only, a fresh /proc of the
- * sandbox's pid namespace (only its processes, no /proc/sys), a
- * size-limited /tmp, and at /box either the command's folder read-write
- * or a size-limited tmpfs holding a copy of it. Then pivot_root, the old
- * root is detached, and / is made read-only.
+ * sandbox's pid namespace (only its processes, no /proc/sys). Then
+ * pivot_root, the old root is detached, and / is made read-only: this
+ * much can be done before the command is known (rootfs_prepare). With
+ * the command come (rootfs_finish) a size-limited /tmp, and at /box
+ * either the command's folder read-write or a size-limited tmpfs holding
+ * a copy of it, both mounted on folders of the read-only root.
  * Everything is nosuid and nodev (the five device binds aside).
  *
  * Mount flags set on the host (nosuid, noexec, atime) are locked for a
@@ -209,19 +211,6 @@ build_dev(void)
 	return 0;
 }
 
-static int
-build_box(const char *dir, int box_fd)
-{
-	if (make_dir(ROOT "/box", 0755) < 0)
-		return -1;
-	if (box_fd < 0)
-		return bind(dir, ROOT "/box", MS_NODEV);
-	if (syscall(SYS_move_mount, box_fd, "", AT_FDCWD, ROOT "/box",
-	    MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return fail("cannot attach '%s' at /box", dir);
-	return 0;
-}
-
 /* The private /box: a copy of the folder (src, a directory fd) made as
  * root of the user namespace, so the file owner is the command and the
  * modes are the folder's, set-id bits dropped. Devices, FIFOs and sockets
@@ -359,33 +348,49 @@ copy_tree(int src, int dst, int depth)
 	return 0;
 }
 
-/* A tmpfs of box_kb at /box filled from src (closed here: the source
- * mount goes with it). */
+/* tmpfs options of a size: inodes in proportion for /box (1 per 16 KB,
+ * at least 4096), 4096 for /tmp. */
+static void
+tmpfs_opts(char *buf, size_t size, int64_t kb, bool box)
+{
+	snprintf(buf, size, "size=%lldk,nr_inodes=%lld", (long long)kb,
+	    (long long)(box && kb / 16 > 4096 ? kb / 16 : 4096));
+}
+
+/* Gives the tmpfs at path (mounted by rootfs_prepare with the default
+ * size) its size. */
+static int
+resize(const char *path, int64_t kb, int64_t default_kb, bool box)
+{
+	char opts[96];
+
+	if (kb == default_kb)
+		return 0;
+	tmpfs_opts(opts, sizeof opts, kb, box);
+	if (mount(NULL, path, NULL, MS_REMOUNT | MS_NOSUID | MS_NODEV,
+	    opts) < 0)
+		return fail("cannot size %s", path);
+	return 0;
+}
+
+/* Fills the tmpfs at /box from src (closed here: the source mount goes
+ * with it). */
 static int
 copy_box(int src, int64_t box_kb)
 {
-	char opts[128];
 	struct stat st;
 	int from = openat(src, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int to = -1, rc = -1;
 
 	close(src);
-	snprintf(opts, sizeof opts, "size=%lldk,nr_inodes=%lld,mode=0700",
-	    (long long)box_kb, (long long)(box_kb / 16 < 4096 ? 4096 :
-	    box_kb / 16));
 	copy_path[0] = '\0';
 	if (from < 0 || fstat(from, &st) < 0) {
 		fail("cannot open the folder");
 		goto done;
 	}
-	if (make_dir(ROOT "/box", 0755) < 0)
+	if (resize("/box", box_kb, ROOTFS_BOX_KB, true) < 0)
 		goto done;
-	if (mount("tmpfs", ROOT "/box", "tmpfs", MS_NOSUID | MS_NODEV,
-	    opts) < 0) {
-		fail("cannot mount /box");
-		goto done;
-	}
-	if ((to = open(ROOT "/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	if ((to = open("/box", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
 		fail("cannot open /box");
 		goto done;
 	}
@@ -405,19 +410,26 @@ done:
 	return rc;
 }
 
+/* /proc of the sandbox's pid namespace, and /tmp and /box as tmpfs of
+ * the default sizes (rootfs_finish resizes them, or replaces /box). */
 static int
-build_special(int64_t tmp_kb)
+build_special(void)
 {
-	char opts[96];
 	unsigned long fl = MS_NOSUID | MS_NODEV;
+	char opts[96];
 
-	snprintf(opts, sizeof opts, "size=%lldk,nr_inodes=4096,mode=1777",
-	    (long long)tmp_kb);
 	if (make_dir(ROOT "/tmp", 0755) < 0 ||
+	    make_dir(ROOT "/box", 0755) < 0 ||
 	    make_dir(ROOT "/proc", 0555) < 0)
 		return -1;
+	tmpfs_opts(opts, sizeof opts - 12, ROOTFS_TMP_KB, false);
+	strcat(opts, ",mode=1777");
 	if (mount("tmpfs", ROOT "/tmp", "tmpfs", fl, opts) < 0)
 		return fail("cannot mount /tmp");
+	tmpfs_opts(opts, sizeof opts - 12, ROOTFS_BOX_KB, true);
+	strcat(opts, ",mode=0700");
+	if (mount("tmpfs", ROOT "/box", "tmpfs", fl, opts) < 0)
+		return fail("cannot mount /box");
 	if (mount("proc", ROOT "/proc", "proc", fl | MS_NOEXEC,
 	    "hidepid=invisible,subset=pid") < 0 &&
 	    mount("proc", ROOT "/proc", "proc", fl | MS_NOEXEC, NULL) < 0)
@@ -443,13 +455,15 @@ pivot(void)
 	return 0;
 }
 
-static int
-build(const char *dir, int box_fd, int64_t tmp_kb, int64_t box_kb)
+int
+rootfs_prepare(char *err, size_t errsize)
 {
 	static const char *const tops[] = {
 		"bin", "sbin", "lib", "lib32", "lib64", "libx32",
 	};
 
+	err_buf = err;
+	err_size = errsize;
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return fail("cannot make mounts private");
 	if (mount("tmpfs", ROOT, "tmpfs", MS_NOSUID | MS_NODEV,
@@ -461,27 +475,29 @@ build(const char *dir, int box_fd, int64_t tmp_kb, int64_t box_kb)
 	for (size_t i = 0; i < sizeof tops / sizeof *tops; i++)
 		if (top_level(tops[i]) < 0)
 			return -1;
-	if (build_etc() < 0 || build_dev() < 0 || (box_kb > 0 ?
-	    copy_box(box_fd, box_kb) : build_box(dir, box_fd)) < 0 ||
-	    build_special(tmp_kb) < 0)
+	if (build_etc() < 0 || build_dev() < 0 || build_special() < 0)
 		return -1;
 	return pivot();
 }
 
 int
-rootfs_build(const char *dir, int box_fd, int64_t tmp_kb, char *err,
-    size_t errsize)
+rootfs_finish(int box_fd, bool keep_box, int64_t tmp_kb, int64_t box_kb,
+    char *err, size_t errsize)
 {
 	err_buf = err;
 	err_size = errsize;
-	return build(dir, box_fd, tmp_kb, 0);
-}
-
-int
-rootfs_build_copy(int src_fd, int64_t tmp_kb, int64_t box_kb, char *err,
-    size_t errsize)
-{
-	err_buf = err;
-	err_size = errsize;
-	return build(NULL, src_fd, tmp_kb, box_kb);
+	if (resize("/tmp", tmp_kb, ROOTFS_TMP_KB, false) < 0) {
+		close(box_fd);
+		return -1;
+	}
+	if (!keep_box)
+		return copy_box(box_fd, box_kb);
+	int rc = umount2("/box", MNT_DETACH);
+	if (rc < 0)
+		fail("cannot unmount the /box tmpfs");
+	else if ((rc = (int)syscall(SYS_move_mount, box_fd, "", AT_FDCWD,
+	    "/box", MOVE_MOUNT_F_EMPTY_PATH)) < 0)
+		fail("cannot attach the folder at /box");
+	close(box_fd);
+	return rc < 0 ? -1 : 0;
 }

@@ -1,11 +1,11 @@
 /*
  * sandbox: runs one untrusted command contained and measured.
  *
- * Theory of operation. sandbox_new() takes a free slot N (flock on
- * /run/arena/sandbox/slot-N.lock, held for the sandbox's life), creates
- * the slot's cgroups, and clones a child into new user, pid, mount, ipc,
- * uts and network namespaces. The parent writes the child's uid and gid
- * maps:
+ * Theory of operation. A sandbox is made in two halves. Preparing it
+ * takes a free slot N (flock on /run/arena/sandbox/slot-N.lock, held for
+ * the sandbox's life), creates the slot's cgroups, and clones a child
+ * into new user, pid, mount, ipc, uts and network namespaces. The parent
+ * writes the child's uid and gid maps:
  *
  *   inside 0    -> outside SANDBOX_SETUP_UID_BASE + N   (sets up, then waits)
  *   inside 1000 -> outside SANDBOX_BOT_UID_BASE + N     (runs the command)
@@ -13,17 +13,28 @@
  * so nothing in the sandbox is a host uid anyone else uses, and two live
  * sandboxes never share one. The child is pid 1 of its pid namespace: it
  * dies with the parent (PR_SET_PDEATHSIG), builds the private root
- * (rootfs.c), forks the command, and then only reaps, sending the
- * command's wait status back when it ends and exiting, which kills
- * whatever else is left in the namespace.
+ * (rootfs.c) and waits. Starting it hands pid 1 the command, its limits,
+ * its stdin, stdout and stderr and the folder: pid 1 mounts /tmp and
+ * /box, forks the command, and then only reaps, sending the command's
+ * wait status back when it ends and exiting, which kills whatever else
+ * is left in the namespace. A sandbox runs one command only: the next
+ * run gets new namespaces, a new /tmp and /box.
  *
- * The command's process drops to inside uid 1000 (no capabilities), gets
- * its rlimits, NO_NEW_PRIVS and a new session, reports ready over a unix
- * socket (the parent learns its outside pid from SCM_CREDENTIALS), loads
- * the seccomp filter (filter.c), waits for "go" (the parent freezes it
- * first when asked to start frozen), closes every fd above 2 and execs
- * /bin/sh -c. Everything that can fail on our side fails before "go", so
- * sandbox_new() reports it as NULL and the caller makes XX.
+ * sandbox_new() does both halves, unless sandbox_prepare() was called:
+ * then a helper process (forked once, dying with us) prepares the next
+ * bot sandbox while the current one runs, and sandbox_new() only starts
+ * it. The helper clones with CLONE_PARENT, so pid 1 is our child as in
+ * the cold path; it hands us the slot's lock and the control socket.
+ *
+ * The command's process, forked by pid 1 while the sandbox is prepared,
+ * drops to inside uid 1000 (no capabilities), gets a new session,
+ * NO_NEW_PRIVS and the seccomp filter (filter.c); given the run, its
+ * descriptors and rlimits; it reports ready over a unix socket (the
+ * parent learns its outside pid from SCM_CREDENTIALS), waits for "go"
+ * (the parent freezes it first when asked to start frozen), closes every
+ * fd above 2 and execs the command (child.c). Everything that can fail
+ * on our side fails before "go", so sandbox_new() reports it as NULL and
+ * the caller makes XX.
  *
  * The folder is reached through an id-mapped mount: files owned on disk
  * by SANDBOX_FILES_UID/GID are the command's own inside (uid 1000). By
@@ -94,8 +105,9 @@ struct sandbox {
 /* The id-mapping user namespace of each slot, made once per process. */
 static int idmap_fd[SLOTS];
 
+/* The first free slot but avoid (-1: none), locked. */
 static int
-take_slot(int *slot)
+take_slot(int *slot, int avoid)
 {
 	char path[64];
 
@@ -104,6 +116,8 @@ take_slot(int *slot)
 	    (mkdir(ROOTFS_MOUNTPOINT, 0755) < 0 && errno != EEXIST))
 		return log_errno("cannot create '%s'", ROOTFS_MOUNTPOINT);
 	for (int i = 0; i < SLOTS; i++) {
+		if (i == avoid)
+			continue;
 		snprintf(path, sizeof path, RUN_DIR "/slot-%d.lock", i);
 		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0)
@@ -202,10 +216,11 @@ done:
 	return fd;
 }
 
-/* A detached id-mapped copy of the mount of dir, or -1 (then the child
- * binds dir plainly). Logged once: it is a degradation, not a failure. */
+/* A detached copy of the mount of dir (open_tree), id-mapped when the
+ * kernel and file system allow, else as is (logged once: a degradation,
+ * not a failure); nosuid, nodev. -1 after logging. */
 static int
-idmapped_box(const char *dir, int slot)
+detached_box(const char *dir, int slot)
 {
 	static bool warned;
 	int userns = idmap_userns(slot);
@@ -226,6 +241,11 @@ idmapped_box(const char *dir, int slot)
 		log_warn("no id-mapped mount of '%s': the folder is bound as "
 		    "is and owned by whoever owns it", dir);
 	warned = true;
+	attr.attr_set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+	if (syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH, &attr,
+	    sizeof attr) == 0)
+		return fd;
+	log_errno("cannot make the mount of '%s' nosuid", dir);
 	close(fd);
 	return -1;
 }
@@ -247,11 +267,11 @@ fill_defaults(struct sandbox_limits *l)
 	if (l->file_kb <= 0)
 		l->file_kb = 64 * 1024;
 	if (l->tmp_kb <= 0)
-		l->tmp_kb = 64 * 1024;
+		l->tmp_kb = ROOTFS_TMP_KB;
 	if (l->nofile <= 0)
 		l->nofile = 64;
 	if (l->box_kb <= 0)
-		l->box_kb = 256 * 1024;
+		l->box_kb = ROOTFS_BOX_KB;
 }
 
 /* The slot-th CPU (mod their count) of those we may run on. */
@@ -270,12 +290,12 @@ slot_cpu(int slot)
 	return log_error("cannot pick a CPU for slot %d", slot);
 }
 
-/* What the child reads the folder through: an id-mapped mount of it, or
- * without one the folder itself (bound as is with keep_box: -1). */
+/* What pid 1 mounts at /box (keep_box) or copies into it: a detached
+ * mount of the folder, or without one (copy only) the folder itself. */
 static int
 box_source(const struct sandbox_opts *opts, int slot)
 {
-	int fd = idmapped_box(opts->dir, slot);
+	int fd = detached_box(opts->dir, slot);
 
 	if (fd >= 0 || opts->keep_box)
 		return fd;
@@ -323,98 +343,453 @@ send_byte(int ctl, char c)
 	return 0;
 }
 
-/* Maps, cgroups, "go": everything between clone() and the exec. */
-static int
-start(struct sandbox *sb, bool frozen)
-{
-	char map[128], msg[600];
-	ssize_t n;
+/* A prepared sandbox: pid 1 built (or building) its root and waits. */
+struct zygote {
+	int slot;
+	int lock_fd;
+	pid_t init;
+	int ctl;		/* to init (and later the command) */
+	int cpu;		/* the CPU it is pinned to, or -1 */
+	struct cgroup *cg;
+};
 
-	snprintf(map, sizeof map, "0 %d 1\n%d %d 1\n",
-	    SANDBOX_SETUP_UID_BASE + sb->slot, CHILD_INSIDE_UID,
-	    SANDBOX_BOT_UID_BASE + sb->slot);
-	if (write_map(sb->init, "uid_map", map) < 0 ||
-	    write_map(sb->init, "gid_map", map) < 0)
-		return -1;
-	if (cgroup_attach(sb->cg, sb->init) < 0)
-		return -1;
-	cgroup_set_init(sb->cg, sb->init);
-	if (send_byte(sb->ctl, CHILD_MAPPED) < 0)
-		return -1;
-	if ((n = receive(sb->ctl, msg, sizeof msg, &sb->cmd)) <= 0)
-		return log_error("sandbox of slot %d died while starting",
-		    sb->slot);
-	if (msg[0] != CHILD_READY)
-		return log_error("cannot start a sandbox: %s", msg + 1);
-	if ((sb->oom_base = cgroup_oom_kills(sb->cg)) < 0)
-		return -1;
-	if (frozen && sandbox_freeze(sb) < 0)
-		return -1;
-	return send_byte(sb->ctl, CHILD_GO);
+static void
+zygote_close(struct zygote *z)
+{
+	if (z->ctl >= 0)
+		close(z->ctl);
+	if (z->lock_fd >= 0)
+		close(z->lock_fd);
+	z->ctl = z->lock_fd = -1;
 }
 
-struct sandbox *
-sandbox_new(const struct sandbox_opts *opts)
+/* Kills a zygote nobody will use (init is our child) and frees its slot. */
+static void
+zygote_discard(struct zygote *z)
 {
-	struct sandbox *sb = xcalloc(1, sizeof *sb);
-	struct child_args a = {
-		.dir = opts->dir, .command = opts->command, .in = opts->in,
-		.out = opts->out, .err = opts->err, .processes = opts->processes,
-		.limits = opts->limits, .box_fd = -1, .cpu = -1,
-		.keep_box = opts->keep_box,
-	};
+	if (z->init > 0) {
+		kill(z->init, SIGKILL);
+		while (waitpid(z->init, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (z->cg)
+		cgroup_free(z->cg);
+	else if (z->lock_fd >= 0)
+		(void)cgroup_sweep(z->slot);
+	z->cg = NULL;
+	zygote_close(z);
+}
+
+/* Prepares a sandbox: slot, cgroups (pinned to the slot's CPU unless
+ * processes), namespaces, maps. With parent, init is our parent's child
+ * (the helper's CLONE_PARENT). Its root is built from there on. */
+static int
+zygote_start(struct zygote *z, bool processes, bool parent, int avoid)
+{
+	char map[128];
 	int sp[2] = { -1, -1 }, one = 1;
 
-	sb->init = sb->pidfd = sb->ctl = -1;
-	fill_defaults(&a.limits);
-	sb->memory_kb = a.limits.memory_kb;
-	if ((sb->lock_fd = take_slot(&sb->slot)) < 0)
-		goto fail;
-	uid_t uids[2] = { SANDBOX_SETUP_UID_BASE + sb->slot,
-	    SANDBOX_BOT_UID_BASE + sb->slot };
-	if (filter_prepare(opts->processes) < 0 ||
-	    !(sb->cg = cgroup_new(sb->slot, a.limits.memory_kb, a.limits.pids,
-	    uids)))
-		goto fail;
-	a.limit_data = cgroup_kind() == CGROUP_NONE;
-	if (!opts->processes && ((a.cpu = slot_cpu(sb->slot)) < 0 ||
-	    cgroup_pin(sb->cg, a.cpu) < 0))
-		goto fail;
-	a.box_fd = box_source(opts, sb->slot);
-	if (a.box_fd < 0 && !opts->keep_box)
+	*z = (struct zygote){ .lock_fd = -1, .init = -1, .ctl = -1,
+	    .cpu = -1 };
+	if ((z->lock_fd = take_slot(&z->slot, avoid)) < 0)
+		return -1;
+	uid_t uids[2] = { SANDBOX_SETUP_UID_BASE + z->slot,
+	    SANDBOX_BOT_UID_BASE + z->slot };
+	if (!(z->cg = cgroup_new(z->slot, 0, 64, uids)) || (!processes &&
+	    ((z->cpu = slot_cpu(z->slot)) < 0 || cgroup_pin(z->cg, z->cpu) < 0)))
 		goto fail;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0 ||
 	    setsockopt(sp[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0) {
 		log_errno("cannot create the sandbox's control socket");
 		goto fail;
 	}
-	a.ctl = sp[1];
-	sb->ctl = sp[0];
-	sb->init = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWPID |
-	    CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET | SIGCHLD,
-	    NULL, NULL, NULL, NULL);
-	if (sb->init == 0)
-		child_init(&a);
-	if (sb->init < 0) {
-		log_errno("cannot clone the sandbox of slot %d", sb->slot);
+	z->ctl = sp[0];
+	z->init = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | CLONE_NEWPID |
+	    CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET |
+	    (parent ? CLONE_PARENT : 0) | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (z->init == 0)
+		child_init(sp[1]);
+	close(sp[1]);
+	if (z->init < 0) {
+		log_errno("cannot clone the sandbox of slot %d", z->slot);
 		goto fail;
 	}
+	snprintf(map, sizeof map, "0 %d 1\n%d %d 1\n",
+	    SANDBOX_SETUP_UID_BASE + z->slot, CHILD_INSIDE_UID,
+	    SANDBOX_BOT_UID_BASE + z->slot);
+	if (write_map(z->init, "uid_map", map) < 0 ||
+	    write_map(z->init, "gid_map", map) < 0 ||
+	    cgroup_attach(z->cg, z->init) < 0)
+		goto fail;
+	struct child_setup setup = { CHILD_MAPPED, processes, z->cpu };
+	if (send(z->ctl, &setup, sizeof setup, MSG_NOSIGNAL) != sizeof setup) {
+		log_errno("cannot talk to the sandbox");
+		goto fail;
+	}
+	cgroup_set_init(z->cg, z->init);
+	return 0;
+fail:
+	if (!parent)
+		zygote_discard(z);
+	else {
+		if (z->init > 0)
+			kill(z->init, SIGKILL);	/* our parent reaps it */
+		cgroup_free(z->cg);
+		zygote_close(z);
+	}
+	return -1;
+}
+
+/* Sends the run to pid 1 with in, out, err and the folder's fd. */
+static int
+send_run(int ctl, const struct child_run *run, const int fds[4])
+{
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(4 * sizeof(int))];
+	} control;
+	struct iovec iov = { (void *)run, sizeof *run };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = &control, .msg_controllen = sizeof control,
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(4 * sizeof(int));
+	memcpy(CMSG_DATA(c), fds, 4 * sizeof(int));
+	if (sendmsg(ctl, &msg, MSG_NOSIGNAL) != (ssize_t)sizeof *run)
+		return log_errno("cannot talk to the sandbox");
+	return 0;
+}
+
+/* Limits, the run, "go": everything between a prepared sandbox and the
+ * exec. */
+static int
+start(struct sandbox *sb, const struct sandbox_opts *opts,
+    struct child_run *run, int box_fd)
+{
+	char msg[600];
+	int fds[4] = { opts->in, opts->out, opts->err, box_fd };
+
+	if (cgroup_limit(sb->cg, run->limits.memory_kb, run->limits.pids) < 0)
+		return -1;
+	if (receive(sb->ctl, msg, sizeof msg, NULL) <= 0)
+		return log_error("sandbox of slot %d died while starting",
+		    sb->slot);
+	if (msg[0] != CHILD_PREPARED)
+		return log_error("cannot start a sandbox: %s", msg + 1);
+	if (send_run(sb->ctl, run, fds) < 0)
+		return -1;
+	if (receive(sb->ctl, msg, sizeof msg, &sb->cmd) <= 0)
+		return log_error("sandbox of slot %d died while starting",
+		    sb->slot);
+	if (msg[0] != CHILD_READY)
+		return log_error("cannot start a sandbox: %s", msg + 1);
+	if ((sb->oom_base = cgroup_oom_kills(sb->cg)) < 0)
+		return -1;
+	if (opts->frozen && sandbox_freeze(sb) < 0)
+		return -1;
+	return send_byte(sb->ctl, CHILD_GO);
+}
+
+/* ---- the helper that prepares sandboxes ahead ---- */
+
+/* us -> helper: an int, prepare one (not in that slot) */
+#define HELPER_READY 'z'	/* helper -> us: struct handoff, lock + ctl */
+
+struct handoff {
+	char type;		/* HELPER_READY, or CHILD_ERROR */
+	int slot;
+	pid_t init;
+	int cpu;
+};
+
+static struct {
+	pid_t owner;		/* the process the helper works for */
+	pid_t pid;		/* the helper */
+	int fd;			/* socket to it */
+	bool asked;		/* a sandbox was asked for, not yet taken */
+	bool taken;		/* the last one runs: ask when it is freed */
+	bool at_exit;		/* sandbox_unprepare() is registered */
+} helper = { .fd = -1 };
+
+static int
+send_fds(int fd, const void *buf, size_t len, const int *fds, int nfds)
+{
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(2 * sizeof(int))];
+	} control;
+	struct iovec iov = { (void *)buf, len };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = nfds ? &control : NULL,
+		.msg_controllen = nfds ? CMSG_SPACE(nfds * sizeof(int)) : 0,
+	};
+
+	if (nfds) {
+		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, nfds * sizeof(int));
+	}
+	return sendmsg(fd, &msg, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
+}
+
+static void
+helper_on_term(int sig)
+{
+	(void)sig;
+}
+
+/* What the helper leaves behind when its worker ends without
+ * sandbox_unprepare() (a game process's _exit, a kill): the groups of
+ * every slot it prepared that nobody holds now. */
+static void
+helper_sweep(const bool *prepared)
+{
+	char path[64];
+
+	for (int i = 0; i < SLOTS; i++) {
+		if (!prepared[i])
+			continue;
+		snprintf(path, sizeof path, RUN_DIR "/slot-%d.lock", i);
+		int fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+			(void)cgroup_sweep(i);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+/* The helper: one prepared bot sandbox per request, until EOF or the
+ * worker's death (SIGTERM), then it cleans up after it. */
+_Noreturn static void
+helper_main(int fd, pid_t owner)
+{
+	static bool prepared[SLOTS];
+	struct sigaction sa = { .sa_handler = helper_on_term };
+	int avoid;
+
+	sigaction(SIGTERM, &sa, NULL);	/* no SA_RESTART: recv returns */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != owner)
+		_exit(0);
+	/* Nothing of the worker's but stderr (our log) and the socket. */
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 ||
+	    dup2(fd, 3) < 0)
+		_exit(1);
+	close_range(4, ~0U, 0);
+	fd = 3;
+	while (recv(fd, &avoid, sizeof avoid, 0) == sizeof avoid) {
+		struct zygote z;
+		struct handoff h = { .type = CHILD_ERROR, .init = -1 };
+
+		if (zygote_start(&z, false, true, avoid) < 0)
+			h.init = z.init;
+		else {
+			h = (struct handoff){ HELPER_READY, z.slot, z.init,
+			    z.cpu };
+			prepared[z.slot] = true;
+			cgroup_forget(z.cg);
+		}
+		int fds[2] = { z.lock_fd, z.ctl };
+		int rc = send_fds(fd, &h, sizeof h, fds,
+		    h.type == HELPER_READY ? 2 : 0);
+		if (h.type == HELPER_READY)
+			zygote_close(&z);
+		if (rc < 0)
+			break;
+	}
+	close(fd);
+	helper_sweep(prepared);
+	_exit(0);
+}
+
+/* Receives what the helper sent: 1 with a zygote, 0 when it could not
+ * make one (it logged why), -1 at EOF or on error. */
+static int
+helper_receive(struct zygote *z)
+{
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(2 * sizeof(int))];
+	} control;
+	struct handoff h;
+	struct iovec iov = { &h, sizeof h };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = &control, .msg_controllen = sizeof control,
+	};
+	ssize_t n;
+
+	do
+		n = recvmsg(helper.fd, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof h)
+		return -1;
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	if (h.type != HELPER_READY || !c || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(2 * sizeof(int))) {
+		/* A failed one's init, killed, is our child: reap it. */
+		if (h.init > 0)
+			while (waitpid(h.init, NULL, 0) < 0 && errno == EINTR)
+				;
+		return 0;
+	}
+	int fds[2];
+	memcpy(fds, CMSG_DATA(c), sizeof fds);
+	*z = (struct zygote){ .slot = h.slot, .lock_fd = fds[0],
+	    .init = h.init, .ctl = fds[1], .cpu = h.cpu };
+	return 1;
+}
+
+/* Asks for one, in any free slot but avoid (the one just freed: whoever
+ * freed it may look at it, and must find it empty). */
+static int
+helper_ask(int avoid)
+{
+	if (send(helper.fd, &avoid, sizeof avoid, MSG_NOSIGNAL) !=
+	    sizeof avoid)
+		return log_errno("cannot talk to the sandbox helper");
+	helper.asked = true;
+	return 0;
+}
+
+/* The sandbox the helper prepared, if any; asks for the next one. */
+static bool
+take_prepared(struct zygote *z)
+{
+	struct pollfd p = { .fd = helper.fd, .events = POLLIN };
+
+	if (helper.owner != getpid() || !helper.asked)
+		return false;
+	helper.asked = false;
+	int got = poll(&p, 1, 10000) == 1 ? helper_receive(z) : -1;
+	if (got == 0)
+		(void)helper_ask(-1);
+	if (got != 1)
+		return false;
+	helper.taken = true;
+	uid_t uids[2] = { SANDBOX_SETUP_UID_BASE + z->slot,
+	    SANDBOX_BOT_UID_BASE + z->slot };
+	if (!(z->cg = cgroup_open(z->slot, uids))) {
+		zygote_discard(z);
+		return false;
+	}
+	cgroup_set_init(z->cg, z->init);
+	return true;
+}
+
+void
+sandbox_unprepare(void)
+{
+	struct zygote z;
+	int got;
+
+	if (helper.owner != getpid() || helper.fd < 0)
+		return;
+	/* The helper ends after the sandbox it may be making: drop each. */
+	shutdown(helper.fd, SHUT_WR);
+	while ((got = helper_receive(&z)) >= 0)
+		if (got == 1)
+			zygote_discard(&z);
+	while (waitpid(helper.pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	close(helper.fd);
+	helper.fd = -1;
+	helper.owner = 0;
+	helper.asked = false;
+}
+
+static void
+unprepare_at_exit(void)
+{
+	sandbox_unprepare();
+}
+
+int
+sandbox_prepare(void)
+{
+	int sp[2];
+
+	if (helper.owner == getpid())
+		return helper.asked ? 0 : helper_ask(-1);
+	if (helper.fd >= 0)
+		close(helper.fd);	/* our parent's, inherited by fork */
+	helper.fd = -1;
+	helper.asked = false;
+	if (filter_prepare(false) < 0)
+		return -1;
+	(void)cgroup_kind();	/* probed once, before the fork */
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
+		return log_errno("cannot create the sandbox helper's socket");
+	pid_t owner = getpid(), pid = fork();
+	if (pid == 0) {
+		close(sp[0]);
+		helper_main(sp[1], owner);
+	}
 	close(sp[1]);
-	sp[1] = -1;
+	if (pid < 0) {
+		close(sp[0]);
+		return log_errno("cannot fork the sandbox helper");
+	}
+	helper.owner = owner;
+	helper.pid = pid;
+	helper.fd = sp[0];
+	if (!helper.at_exit && atexit(unprepare_at_exit) == 0)
+		helper.at_exit = true;
+	return helper_ask(-1);
+}
+
+struct sandbox *
+sandbox_new(const struct sandbox_opts *opts)
+{
+	struct sandbox *sb = xcalloc(1, sizeof *sb);
+	struct child_run *run = xcalloc(1, sizeof *run);
+	struct zygote z;
+	int box_fd = -1;
+
+	sb->init = sb->pidfd = sb->ctl = sb->lock_fd = -1;
+	run->type = CHILD_RUN;
+	run->keep_box = opts->keep_box;
+	run->limits = opts->limits;
+	fill_defaults(&run->limits);
+	sb->memory_kb = run->limits.memory_kb;
+	if (strlen(opts->command) >= sizeof run->command) {
+		log_error("command too long (%zu bytes)", strlen(opts->command));
+		goto fail;
+	}
+	strcpy(run->command, opts->command);
+	if (filter_prepare(opts->processes) < 0)
+		goto fail;
+	run->limit_data = cgroup_kind() == CGROUP_NONE;
+	if ((opts->processes || !take_prepared(&z)) &&
+	    zygote_start(&z, opts->processes, false, -1) < 0)
+		goto fail;
+	sb->slot = z.slot;
+	sb->lock_fd = z.lock_fd;
+	sb->init = z.init;
+	sb->ctl = z.ctl;
+	sb->cg = z.cg;
 	if ((sb->pidfd = (int)syscall(SYS_pidfd_open, sb->init, 0)) < 0) {
 		log_errno("cannot open a pidfd of the sandbox");
 		goto fail;
 	}
-	if (start(sb, opts->frozen) < 0)
+	if ((box_fd = box_source(opts, sb->slot)) < 0 ||
+	    start(sb, opts, run, box_fd) < 0)
 		goto fail;
-	if (a.box_fd >= 0)
-		close(a.box_fd);
+	close(box_fd);
+	free(run);
 	return sb;
 fail:
-	if (a.box_fd >= 0)
-		close(a.box_fd);
-	if (sp[1] >= 0)
-		close(sp[1]);
+	if (box_fd >= 0)
+		close(box_fd);
+	free(run);
 	sandbox_free(sb);
 	return NULL;
 }
@@ -543,6 +918,7 @@ sandbox_free(struct sandbox *sb)
 {
 	if (!sb)
 		return;
+	int slot = sb->lock_fd >= 0 ? sb->slot : -1;
 	if (sb->init > 0)
 		sandbox_kill(sb);
 	cgroup_free(sb->cg);
@@ -554,6 +930,12 @@ sandbox_free(struct sandbox *sb)
 		close(sb->lock_fd);
 	free(sb->detail);
 	free(sb);
+	/* The next one is prepared while the caller does something else,
+	 * not meanwhile: cgroup and mount changes serialise in the kernel. */
+	if (helper.owner == getpid() && helper.taken && !helper.asked) {
+		helper.taken = false;
+		(void)helper_ask(slot);
+	}
 }
 
 int

@@ -81,7 +81,8 @@ struct sandbox_limits {
 struct sandbox_opts {
 	const char *dir;	/* its folder: copied to /box (or seen there
 				 * with keep_box), its working directory */
-	const char *command;	/* run as /bin/sh -c command */
+	const char *command;	/* run as /bin/sh -c command (plain words
+				 * without processes: exec'd directly) */
 	int in, out, err;	/* its stdin, stdout, stderr (borrowed) */
 	struct sandbox_limits limits;
 	bool processes;		/* may start processes (a build); otherwise
@@ -105,6 +106,19 @@ struct sandbox_usage {
 /* Starts opts->command in a new sandbox. NULL after logging (our failure).
  * Free with sandbox_free(). */
 struct sandbox *sandbox_new(const struct sandbox_opts *opts);
+/* Keeps one bot sandbox (no processes) prepared ahead, off the critical
+ * path: a helper process (dying with this one) makes the namespaces, the
+ * root and the cgroups of the next sandbox while the current one runs,
+ * and the next sandbox_new() without processes only hands it the command
+ * and the folder (a fresh one each time: nothing is reused between two
+ * runs). Call it once, e.g. when a game starts; each sandbox_new() then
+ * asks for the next. 0, or -1 after logging (sandbox_new() then works as
+ * before). */
+int sandbox_prepare(void);
+/* Drops the prepared sandbox and ends the helper, so nothing is left;
+ * exit() does it, call it before _exit(). Does nothing without
+ * sandbox_prepare() in this process. */
+void sandbox_unprepare(void);
 /* Kills everything the sandbox runs, waits for it, removes its cgroups.
  * Accepts NULL. */
 void sandbox_free(struct sandbox *sb);

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,39 @@ fnv1a(uint64_t h, const char *s)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
 	return (h ^ 0xff) * 0x100000001b3ULL;	/* ends each string */
+}
+
+/* nftw has no argument for its callback: the hash being summed. */
+static uint64_t tree_hash;
+
+static int
+hash_entry(const char *path, const struct stat *st, int flag,
+    struct FTW *ftw)
+{
+	char line[96];
+
+	(void)flag;
+	(void)ftw;
+	snprintf(line, sizeof line, "%o %lld %lld.%09ld", (unsigned)st->st_mode,
+	    (long long)st->st_size, (long long)st->st_mtim.tv_sec,
+	    st->st_mtim.tv_nsec);
+	tree_hash = fnv1a(fnv1a(tree_hash, path), line);
+	return 0;
+}
+
+/* The cache key of an entry: its folder, build command, and the name,
+ * mode, size and modification time of everything in the folder, so an
+ * entry changed in place is built anew (as make decides). nftw walks in
+ * directory order, which is stable for an unchanged folder. */
+static uint64_t
+entry_key(const struct msg_seat *seat)
+{
+	tree_hash = fnv1a(fnv1a(0xcbf29ce484222325ULL, seat->folder),
+	    seat->build ? seat->build : "");
+	if (nftw(seat->folder, hash_entry, 16, FTW_PHYS) == -1)
+		log_warn("cannot read '%s' whole; its build may be stale",
+		    seat->folder);
+	return tree_hash;
 }
 
 static int
@@ -184,8 +218,7 @@ int
 build_prepare(const char *data_dir, const struct msg_seat *seat, char **dir,
     enum verdict *verdict, char **detail)
 {
-	uint64_t h = fnv1a(fnv1a(0xcbf29ce484222325ULL, seat->folder),
-	    seat->build ? seat->build : "");
+	uint64_t h = entry_key(seat);
 	char *builds = xasprintf("%s/builds", data_dir), *lock = NULL;
 	char *ok = NULL, *failed = NULL;
 	int fd = -1, rc = -1;

@@ -1,10 +1,11 @@
 /*
  * build: an entry made ready to run on this worker, once. Its folder is
- * copied to <data>/builds/<entry>-<hash of folder and build command>/box
- * and the build command run there in the sandbox (output in build.log
- * beside box, at most BUILD_LIMIT_MS). A stamp file records success,
- * another one failure, so later games reuse the outcome; flock() keeps
- * two slots from building the same entry at once.
+ * copied to <data>/builds/<entry>-<hash of folder, build command and the
+ * names, sizes and times of its files>/box and the build command run there
+ * in the sandbox (output in build.log beside box, at most BUILD_LIMIT_MS).
+ * A stamp file records success, another one failure, so later games reuse
+ * the outcome; flock() keeps two slots from building the same entry at
+ * once.
  */
 #ifndef ARENA_BUILD_H
 #define ARENA_BUILD_H

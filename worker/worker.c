@@ -63,6 +63,7 @@ struct worker {
 	int64_t heartbeat_at;	/* monotonic ms */
 	int64_t reconnect_at;	/* monotonic ms, while w is NULL */
 	bool bye;
+	bool heard;		/* the coordinator spoke on this connection */
 };
 
 static void
@@ -235,10 +236,14 @@ connect_coordinator(struct worker *wk)
 {
 	struct msg m = { .type = MSG_READY };
 
-	if ((wk->w = wire_connect(wk->opts->connect)) == NULL) {
+	wk->w = wk->opts->keys ? wire_connect_curve(wk->opts->connect,
+	    wk->opts->keys, wk->opts->server_key) :
+	    wire_connect(wk->opts->connect);
+	if (wk->w == NULL) {
 		wk->reconnect_at = clock_now_ms() + wk->interval;
 		return;
 	}
+	wk->heard = false;
 	m.u.ready.worker = wk->name;
 	for (unsigned i = 0; i < wk->nslots; i++)
 		m.u.ready.slots += wk->slots[i].state == SLOT_IDLE;
@@ -272,6 +277,7 @@ on_message(struct worker *wk, struct msg *m)
 {
 	wk->liveness = PROTO_LIVENESS;
 	wk->interval = RECONNECT_MIN_MS;
+	wk->heard = true;
 	switch (m->type) {
 	case MSG_GAME:
 		on_game(wk, m);
@@ -298,8 +304,12 @@ on_heartbeat(struct worker *wk)
 	wk->heartbeat_at = clock_now_ms() + PROTO_HEARTBEAT_MS;
 	if (--wk->liveness > 0)
 		return;
-	log_warn("coordinator silent, reconnecting in %lld s",
-	    (long long)wk->interval / 1000);
+	/* A CURVE handshake that fails is silence too, on purpose: the
+	 * coordinator tells a stranger nothing. */
+	log_warn("coordinator silent, reconnecting in %lld s%s",
+	    (long long)wk->interval / 1000, wk->heard ? "" : wk->opts->keys ?
+	    " (never heard: is it up, is its key the one given with "
+	    "--coordinator-key, and is ours in its --allow list?)" : "");
 	wire_free(wk->w);
 	wk->w = NULL;
 	wk->reconnect_at = clock_now_ms() + wk->interval;
@@ -382,8 +392,8 @@ worker_run(const struct worker_opts *opts)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	log_info("worker '%s' with %u slots, connecting to '%s'", wk.name,
-	    wk.nslots, opts->connect);
+	log_info("worker '%s' with %u slots, connecting to '%s'%s", wk.name,
+	    wk.nslots, opts->connect, opts->keys ? " (CURVE)" : "");
 	sandbox_sweep();
 	connect_coordinator(&wk);
 	if (wk.w == NULL) {

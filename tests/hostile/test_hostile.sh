@@ -90,9 +90,7 @@ pgsock=$(sed -n "s/.*host='\{0,1\}\([^' ]*\)'\{0,1\} \
 port='\{0,1\}\([0-9]*\).*/\1\/.s.PGSQL.\2/p" <<< "$dburl")
 [ -S "$pgsock" ] || fail "cannot find PostgreSQL's socket in '$dburl'"
 
-# --- the machine's state ---
-
-. "$here/machine.sh"
+# --- the machine's state (machine.sh, through lib.sh) ---
 
 # Every live process that runs one of our bot programs (their names are
 # ours alone), plus the sandbox's own leftovers (machine.sh).

@@ -14,7 +14,6 @@ budget_s=170
 grep -q -- '--dir' "$scratch/help" ||
     fail "no arena sandbox with --dir: $(head -n 3 "$scratch/help")"
 
-. "$here/machine.sh"
 mkdir "$scratch/box"
 chmod 777 "$scratch/box"
 host_mounts > "$scratch/mounts"

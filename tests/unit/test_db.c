@@ -4,7 +4,12 @@
  * plan.c) is claimed and recorded game by game, with a duplicate, a stale
  * attempt, an XX, an expired lease and an explicit requeue on the way, and
  * the standings and advancers are compared with tables computed by hand.
- * The tests run in order and share the database.
+ * Then a final stage's game fails DB_MAX_ATTEMPTS times (blocked), is
+ * rerun and played; a group game is rerun with another result (history
+ * kept, current result moved, standings and advancers changed, the final
+ * left as it was); workers are seen; and migration 2 is applied to a
+ * database left at migration 1. The tests run in order and share the
+ * database.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +25,7 @@
 #include "common/log.h"
 #include "common/proto.h"
 #include "coordinator/db.h"
+#include "coordinator/tournament.h"
 #include "pgtest.h"
 
 /*
@@ -495,6 +501,287 @@ test_games(void **state)
 	db_games_free(rows, n);
 }
 
+/* The final, stored by hand: the advancers P R V T, one match P-R of one
+ * game, which fails on our side until the cap. */
+static size_t final_members[] = { P, R, V, T };
+static struct plan_group final_groups[] = {
+	{ (char *)"A", final_members, 4 },
+};
+static struct plan_game final_games[] = { { 0, P, R, 77 } };
+static struct plan_match final_matches[] = { { 0, P, R, final_games, 1 } };
+static struct plan_stage final_plan = { 1, final_groups, 1, final_matches,
+	1 };
+static int64_t final_game;
+
+static void
+assert_state(size_t stage, enum db_stage_state want)
+{
+	enum db_stage_state st;
+
+	assert_int_equal(db_stage_state(db, tid, stage, &st), 0);
+	assert_int_equal(st, want);
+}
+
+static void
+test_attempt_cap(void **state)
+{
+	struct msg_game g;
+	struct msg_result r;
+	struct db_game_detail d;
+	struct db_rows t;
+	int64_t *failed, active;
+	size_t n;
+	int moved;
+
+	(void)state;
+	assert_int_equal(db_stage_store(db, tid, &final_plan), 0);
+	assert_state(1, DB_STAGE_RUNNING);
+	assert_int_equal(tournament_blocked(db, tid), 0);
+	/* Every way an attempt ends without a result counts. */
+	for (int i = 1; i <= DB_MAX_ATTEMPTS; i++) {
+		claim(&g, i == 2 ? 1 : 60000);
+		assert_int_equal(g.attempt, i);
+		final_game = g.game_id;
+		if (i == 1) {
+			r = result_for(&g, 1, 2);
+			r.seats[0].verdict = VERDICT_XX;
+			record(&r, false);
+		} else if (i == 2) {
+			usleep(50 * 1000);
+			assert_int_equal(db_leases_expire(db, tid, &moved), 0);
+			assert_int_equal(moved, 1);
+		} else if (i == 3) {
+			assert_int_equal(db_worker_lost(db, tid, "w1", &moved),
+			    0);
+			assert_int_equal(moved, 1);
+		} else
+			assert_int_equal(db_game_requeue(db, g.game_id, i,
+			    "worker unreachable"), 0);
+		game_release(&g);
+		if (i < DB_MAX_ATTEMPTS)
+			assert_state(1, DB_STAGE_RUNNING);
+	}
+	/* Given up: not queued again, not scored, the stage is stuck. */
+	assert_int_equal(db_game_claim(db, tid, "w1", 60000, &g), 0);
+	assert_state(1, DB_STAGE_BLOCKED);
+	assert_int_equal(tournament_blocked(db, tid), 1);
+	assert_int_equal(db_games_failed(db, tid, &failed, &n, &active), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(active, 0);
+	assert_int_equal(failed[0], final_game);
+	free(failed);
+	assert_int_equal(db_game_detail(db, final_game, &d), 1);
+	assert_string_equal(d.state, "failed");
+	assert_int_equal(d.attempt, DB_MAX_ATTEMPTS);
+	assert_int_equal(d.nattempts, 0);
+	assert_int_equal(d.nevents, DB_MAX_ATTEMPTS + 1);
+	assert_string_equal(d.events[1].kind, "lease_expired");
+	assert_string_equal(d.events[2].kind, "worker_lost");
+	assert_string_equal(d.events[DB_MAX_ATTEMPTS].kind, "gave_up");
+	db_game_detail_release(&d);
+	assert_int_equal(db_status_failing(db, tid, &t), 0);
+	assert_int_equal(t.nrows, 1);
+	assert_string_equal(db_rows_cell(&t, 0, 2), "failed");
+	assert_string_equal(db_rows_cell(&t, 0, 4), "gave_up");
+	db_rows_release(&t);
+}
+
+/* A failed game is rerun like any other and gets its own attempts. */
+static void
+test_rerun_failed(void **state)
+{
+	struct msg_game g;
+	struct msg_result r;
+	int64_t rid, other = 1;
+	bool complete;
+
+	(void)state;
+	assert_int_equal(db_rerun_request(db, tid, &final_game, 1, "ann@host",
+	    "disk full on w1, fixed", &rid), 0);
+	/* Games of two stages in one rerun, or of no tournament: refused. */
+	int64_t two[] = { final_game, other };
+	assert_int_equal(db_rerun_request(db, tid, two, 2, "ann", "x", &rid),
+	    -1);
+	other = 999999;
+	assert_int_equal(db_rerun_request(db, tid, &other, 1, "ann", "x", &rid),
+	    -1);
+	assert_state(1, DB_STAGE_RUNNING);
+	assert_int_equal(db_rerun_finish(db, rid, &complete), 0);
+	assert_false(complete);
+	claim(&g, 60000);
+	assert_int_equal(g.game_id, final_game);
+	assert_int_equal(g.attempt, DB_MAX_ATTEMPTS + 1);
+	assert_true(g.seed == 77);
+	/* One failure after a rerun does not give up at once. */
+	assert_int_equal(db_game_requeue(db, g.game_id, g.attempt, "x"), 0);
+	game_release(&g);
+	claim(&g, 60000);
+	r = result_for(&g, 5, 3);
+	record(&r, true);
+	game_release(&g);
+	assert_state(1, DB_STAGE_DONE);
+	assert_int_equal(db_rerun_finish(db, rid, &complete), 0);
+	assert_true(complete);
+}
+
+static void
+test_rerun_done(void **state)
+{
+	const size_t want[] = { Q, R, V, T };
+	struct msg_game g;
+	struct msg_result r;
+	struct db_game_detail d;
+	struct db_game_row *rows;
+	struct db_rerun_info info;
+	struct db_stale *stale;
+	size_t n, *adv;
+	int64_t first, rid;
+	bool complete;
+
+	(void)state;
+	assert_int_equal(db_games(db, tid, &rows, &n), 0);
+	first = rows[0].game;		/* P-Q, 10-4 */
+	db_games_free(rows, n);
+	assert_int_equal(db_rerun_request(db, tid, &first, 1, "bob@judges",
+	    "P's bot was the wrong version", &rid), 0);
+	/* No longer counted: the match is incomplete until played again. */
+	assert_int_equal(db_games(db, tid, &rows, &n), 0);
+	assert_int_equal(n, NGAMES);		/* 17 groups + 1 final */
+	db_games_free(rows, n);
+	assert_state(0, DB_STAGE_RUNNING);
+	claim(&g, 60000);
+	assert_int_equal(g.game_id, first);
+	assert_int_equal(g.attempt, 2);
+	assert_true(g.seed == 1000);
+	r = result_for(&g, 4, 10);		/* now Q wins it */
+	record(&r, true);
+	game_release(&g);
+	assert_state(0, DB_STAGE_DONE);
+
+	/* Both attempts kept, the old one superseded by the rerun. */
+	assert_int_equal(db_game_detail(db, first, &d), 1);
+	assert_int_equal(d.nattempts, 2);
+	assert_false(d.attempts[0].current);
+	assert_int_equal(d.attempts[0].superseded_by, rid);
+	assert_true(d.attempts[1].current);
+	assert_int_equal(d.nreruns, 1);
+	assert_int_equal(d.reruns[0], rid);
+	db_game_detail_release(&d);
+	assert_int_equal(db_games(db, tid, &rows, &n), 0);
+	assert_int_equal(n, NGAMES + 1);
+	assert_int_equal(rows[0].game, first);
+	assert_int_equal(rows[0].score_first, 4);
+	assert_string_equal(rows[0].winner, "Q");
+	db_games_free(rows, n);
+
+	/*
+	 * Q now wins P-Q (1-1 games, net 6 to 5): Q 7 points, rank 1; R 4
+	 * (3 games won) rank 2; P 4 (2 games won, net 5 + 15) rank 3. Only
+	 * P and Q rows change.
+	 */
+	assert_int_equal(db_rerun_finish(db, rid, &complete), 0);
+	assert_true(complete);
+	assert_int_equal(db_rerun_info(db, rid, &info), 1);
+	assert_string_equal(info.by, "bob@judges");
+	assert_string_equal(info.reason, "P's bot was the wrong version");
+	assert_string_equal(info.stage, "groups");
+	assert_int_equal(info.nchanges, 2);
+	assert_string_equal(info.changes[0].entry, "Q");
+	assert_string_equal(info.changes[0].before,
+	    "rank 2, 4 pts (1-1-1), games won 3, net 10");
+	assert_string_equal(info.changes[0].after,
+	    "rank 1, 7 pts (2-1-0), games won 4, net 16");
+	assert_string_equal(info.changes[1].entry, "P");
+	assert_string_equal(info.changes[1].after,
+	    "rank 3, 4 pts (1-1-1), games won 2, net 20");
+	db_rerun_info_release(&info);
+	assert_int_equal(db_stage_advancers(db, tid, 0, &adv, &n), 0);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(adv[i], want[i]);
+	free(adv);
+	/* The final was played by P R V T: left as it is, and said so. */
+	assert_int_equal(db_stale_stages(db, tid, &stale, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(stale[0].stage, "groups");
+	assert_string_equal(stale[0].next, "final");
+	assert_string_equal(stale[0].advancers_now, "Q, R, V, T");
+	assert_string_equal(stale[0].entrants_played, "P, R, V, T");
+	db_stale_free(stale, n);
+}
+
+static void
+test_workers(void **state)
+{
+	struct db_rows t;
+
+	(void)state;
+	assert_int_equal(db_worker_seen(db, tid, "w1", NULL, 4), 0);
+	assert_int_equal(db_worker_seen(db, tid, "w1", "10.0.0.2", 2), 0);
+	assert_int_equal(db_worker_seen(db, tid, "w1", NULL, 3), 0);
+	assert_int_equal(db_worker_seen(db, tid, "w9", NULL, 1), 0);
+	assert_int_equal(db_status_workers(db, tid, &t), 0);
+	assert_int_equal(t.nrows, 2);
+	assert_string_equal(db_rows_cell(&t, 0, 0), "w1");
+	assert_string_equal(db_rows_cell(&t, 0, 1), "10.0.0.2");
+	assert_string_equal(db_rows_cell(&t, 0, 2), "3");
+	/* Every recorded result was from w1: groups (18), the final and
+	 * the rerun; failures are its attempts that ended without one: 4
+	 * in the first match, 5 in the final (the 'gave_up' has no
+	 * worker) and 1 after its rerun. */
+	assert_string_equal(db_rows_cell(&t, 0, 5), "20");
+	assert_string_equal(db_rows_cell(&t, 0, 6), "10");
+	assert_string_equal(db_rows_cell(&t, 1, 5), "0");
+	db_rows_release(&t);
+	assert_int_equal(db_status_stages(db, tid, &t), 0);
+	assert_int_equal(t.nrows, 2);
+	assert_string_equal(db_rows_cell(&t, 1, 3), "1");	/* done */
+	assert_string_equal(db_rows_cell(&t, 1, 6), "0");	/* failed */
+	db_rows_release(&t);
+}
+
+/* A database left at migration 1 (made with psql from schema.sql's first
+ * section) is brought to the latest by db_open(). */
+static void
+test_migration(void **state)
+{
+	const char *src = getenv("ARENA_SOURCE_DIR");
+	char *cmd, *conninfo;
+	struct db *old;
+	struct db_rows t;
+	FILE *out;
+	char line[64] = "";
+
+	(void)state;
+	assert_non_null(src);
+	cmd = xasprintf("psql -q -X -v ON_ERROR_STOP=1 \"%s\" -c 'CREATE "
+	    "DATABASE m1' && sed '/^-- migration 2/,$d' '%s/coordinator/"
+	    "schema.sql' | psql -q -X -v ON_ERROR_STOP=1 \"%s dbname=m1\" && "
+	    "psql -q -X -v ON_ERROR_STOP=1 \"%s dbname=m1\" -c 'CREATE TABLE "
+	    "schema_version (version integer PRIMARY KEY, applied_at "
+	    "timestamptz NOT NULL DEFAULT now()); INSERT INTO schema_version "
+	    "VALUES (1)'", pg.conninfo, src, pg.conninfo, pg.conninfo);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	conninfo = xasprintf("%s dbname=m1", pg.conninfo);
+	old = db_open(conninfo);
+	assert_non_null(old);
+	assert_int_equal(db_worker_seen(old, 1, "w", NULL, 1), -1); /* no t1 */
+	assert_int_equal(db_status_stages(old, 1, &t), 0);
+	assert_int_equal(t.nrows, 0);
+	db_rows_release(&t);
+	db_free(old);
+	cmd = xasprintf("psql -At -X \"%s\" -c 'SELECT max(version)::text || "
+	    "count(*) FROM schema_version'", conninfo);
+	out = popen(cmd, "r");
+	assert_non_null(out);
+	assert_non_null(fgets(line, sizeof line, out));
+	pclose(out);
+	assert_string_equal(line, "22\n");
+	free(cmd);
+	free(conninfo);
+}
+
 int
 main(void)
 {
@@ -507,6 +794,11 @@ main(void)
 		cmocka_unit_test(test_standings),
 		cmocka_unit_test(test_advancers),
 		cmocka_unit_test(test_games),
+		cmocka_unit_test(test_attempt_cap),
+		cmocka_unit_test(test_rerun_failed),
+		cmocka_unit_test(test_rerun_done),
+		cmocka_unit_test(test_workers),
+		cmocka_unit_test(test_migration),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
