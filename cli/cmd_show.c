@@ -47,6 +47,8 @@ print_attempt(const struct db_attempt *a, bool replay)
 		printf("  cpu %" PRId64 " ms, wall %" PRId64 " ms, peak %"
 		    PRId64 " MB\n", s->cpu_ms, s->wall_ms,
 		    (s->peak_kb + 1023) / 1024);
+		if (s->artifact)
+			printf("    bot sha256 %s\n", s->artifact);
 	}
 	printf("  end %s%s%s\n", a->end_reason, *a->detail ? ": " : "",
 	    a->detail);

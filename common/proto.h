@@ -9,6 +9,8 @@
  *	worker                          coordinator (ROUTER)
  *	READY{name, slots}      ---->
  *	                        <----   GAME{...}        one per free slot
+ *	FETCH{sha256}           ---->                    a bot artifact it
+ *	                        <----   ARTIFACT{sha256, bytes}   lacks
  *	RESULT{...}             ---->                    frees the slot
  *	HEARTBEAT               <--->   HEARTBEAT        both ways, every
  *	                                                 PROTO_HEARTBEAT_MS
@@ -17,12 +19,14 @@
 #ifndef ARENA_PROTO_H
 #define ARENA_PROTO_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/spec.h"
 #include "common/verdict.h"
 
-#define PROTO_VERSION 1
+#define PROTO_VERSION 2
 #define PROTO_MAX_SEATS 8
 /* Heartbeats are cheap and a dead peer should be noticed within seconds
  * on a LAN; a peer silent for PROTO_LIVENESS intervals is gone. */
@@ -30,15 +34,23 @@
 #define PROTO_LIVENESS 5
 /* Larger messages are dropped unread: datasets and replays fit easily. */
 #define PROTO_MAX_MESSAGE (16 * 1024 * 1024)
+/* An entry's packed folder (common/artifact.h) travels in one ARTIFACT
+ * message: what is left of PROTO_MAX_MESSAGE after its envelope. Larger
+ * entries are refused when a tournament is opened. */
+#define PROTO_MAX_ARTIFACT (PROTO_MAX_MESSAGE - 4096)
+/* A sha256 in hex: 64 characters. */
+#define PROTO_SHA256_HEX 64
 
 enum msg_type {
 	MSG_HEARTBEAT = 1,	/* both ways, no fields */
 
 	MSG_READY = 100,	/* worker -> coordinator */
 	MSG_RESULT = 101,
+	MSG_FETCH = 102,	/* an artifact, by sha256 */
 
 	MSG_GAME = 200,		/* coordinator -> worker */
 	MSG_BYE = 201,
+	MSG_ARTIFACT = 202,	/* answers FETCH */
 };
 
 struct msg_ready {
@@ -48,7 +60,10 @@ struct msg_ready {
 
 struct msg_seat {
 	char *entry;		/* entry name */
-	char *folder;		/* the entry's folder (shared or local path) */
+	char *artifact;		/* sha256 (hex) of its packed folder, fetched
+				 * with FETCH; NULL: folder is a local path */
+	char *folder;		/* the entry's folder on the coordinator, for
+				 * messages; with no artifact, read in place */
 	char *build;		/* build command, or NULL */
 	char *run;		/* command that starts the bot */
 };
@@ -87,12 +102,27 @@ struct msg_result {
 	char *replay;		/* one "seat answer" line per call */
 };
 
+struct msg_fetch {
+	char *sha256;		/* PROTO_SHA256_HEX lowercase hex digits */
+};
+
+/* bytes are what the coordinator holds under sha256 (at most
+ * PROTO_MAX_ARTIFACT); the worker checks that they hash to it. NULL bytes
+ * (len 0): the coordinator has no such artifact. */
+struct msg_artifact {
+	char *sha256;
+	char *bytes;
+	size_t len;
+};
+
 struct msg {
 	enum msg_type type;
 	union {
 		struct msg_ready ready;
 		struct msg_game game;
 		struct msg_result result;
+		struct msg_fetch fetch;
+		struct msg_artifact artifact;
 	} u;
 };
 

@@ -1,10 +1,11 @@
 /*
  * wire: the only msgpack and libzmq user. Every message is one frame, a
  * msgpack array [PROTO_VERSION, type, fields...]; nested records (limits,
- * seats, seat results) are arrays too, and optional strings are nil.
+ * seats, seat results) are arrays too, and optional strings are nil. An
+ * artifact's bytes are the one msgpack bin.
  *
  * Decoding runs in two passes. First a small walker checks the raw bytes
- * against what our messages can contain: no maps, floats, binaries or
+ * against what our messages can contain: no maps, floats or
  * extensions, arrays of at most WIRE_MAX_ARRAY items, nesting at most
  * WIRE_MAX_DEPTH, every length inside the buffer. Only then does msgpack-c
  * build objects, so a hostile frame cannot make it allocate memory in
@@ -24,6 +25,7 @@
 #include <msgpack.h>
 #include <zmq.h>
 
+#include "common/artifact.h"
 #include "common/clock.h"
 #include "common/log.h"
 
@@ -542,8 +544,9 @@ pack_game(msgpack_packer *pk, const struct msg_game *g)
 	msgpack_pack_int64(pk, g->limits.ponder);
 	msgpack_pack_array(pk, g->nseats);
 	for (uint32_t i = 0; i < g->nseats; i++) {
-		msgpack_pack_array(pk, 4);
+		msgpack_pack_array(pk, 5);
 		pack_str(pk, g->seats[i].entry);
+		pack_str(pk, g->seats[i].artifact);
 		pack_str(pk, g->seats[i].folder);
 		pack_str(pk, g->seats[i].build);
 		pack_str(pk, g->seats[i].run);
@@ -576,6 +579,21 @@ pack_result(msgpack_packer *pk, const struct msg_result *r)
 	pack_str(pk, r->replay);
 }
 
+static void
+pack_artifact(msgpack_packer *pk, const struct msg_artifact *a)
+{
+	msgpack_pack_array(pk, 4);
+	msgpack_pack_int64(pk, PROTO_VERSION);
+	msgpack_pack_int64(pk, MSG_ARTIFACT);
+	pack_str(pk, a->sha256);
+	if (a->bytes == NULL) {
+		msgpack_pack_nil(pk);
+		return;
+	}
+	msgpack_pack_bin(pk, a->len);
+	msgpack_pack_bin_body(pk, a->bytes, a->len);
+}
+
 int
 wire_encode(const struct msg *m, char **buf, size_t *len)
 {
@@ -587,6 +605,9 @@ wire_encode(const struct msg *m, char **buf, size_t *len)
 		return log_error("cannot encode a message with %u seats",
 		    m->type == MSG_GAME ? m->u.game.nseats :
 		    m->u.result.nseats);
+	if (m->type == MSG_ARTIFACT && m->u.artifact.len > PROTO_MAX_ARTIFACT)
+		return log_error("cannot send an artifact of %zu bytes, over "
+		    "%d", m->u.artifact.len, PROTO_MAX_ARTIFACT);
 	msgpack_sbuffer_init(&sb);
 	msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
 	switch (m->type) {
@@ -608,6 +629,15 @@ wire_encode(const struct msg *m, char **buf, size_t *len)
 		break;
 	case MSG_RESULT:
 		pack_result(&pk, &m->u.result);
+		break;
+	case MSG_FETCH:
+		msgpack_pack_array(&pk, 3);
+		msgpack_pack_int64(&pk, PROTO_VERSION);
+		msgpack_pack_int64(&pk, MSG_FETCH);
+		pack_str(&pk, m->u.fetch.sha256);
+		break;
+	case MSG_ARTIFACT:
+		pack_artifact(&pk, &m->u.artifact);
 		break;
 	default:
 		msgpack_sbuffer_destroy(&sb);
@@ -663,8 +693,9 @@ walk(const unsigned char *p, size_t len, size_t *off, int depth)
 	else if (b >= 0xa0 && b <= 0xbf) {
 		hdr = 1;
 		body = b & 0x1f;
-	} else if (b >= 0xd9 && b <= 0xdb) {	/* str 8, 16, 32 */
-		hdr = 1 + ((size_t)1 << (b - 0xd9));
+	} else if ((b >= 0xd9 && b <= 0xdb) || (b >= 0xc4 && b <= 0xc6)) {
+		/* str 8, 16, 32; bin 8, 16, 32 */
+		hdr = 1 + ((size_t)1 << (b >= 0xd9 ? b - 0xd9 : b - 0xc4));
 		if (*off + hdr > len)
 			return malformed("truncated");
 		body = be(p + *off + 1, hdr - 1);
@@ -783,14 +814,19 @@ decode_seat(const msgpack_object *o, struct msg_seat *s)
 {
 	const msgpack_object *f = o->via.array.ptr;
 
-	if (want_array(o, 4, 4, "seat") == -1)
+	if (want_array(o, 5, 5, "seat") == -1)
 		return -1;
 	f = o->via.array.ptr;
 	if (get_str(&f[0], false, &s->entry, "entry") == -1 ||
-	    get_str(&f[1], false, &s->folder, "folder") == -1 ||
-	    get_str(&f[2], true, &s->build, "build") == -1 ||
-	    get_str(&f[3], false, &s->run, "run") == -1)
+	    get_str(&f[1], true, &s->artifact, "artifact") == -1 ||
+	    get_str(&f[2], true, &s->folder, "folder") == -1 ||
+	    get_str(&f[3], true, &s->build, "build") == -1 ||
+	    get_str(&f[4], false, &s->run, "run") == -1)
 		return -1;
+	if (s->artifact && !artifact_hex_valid(s->artifact))
+		return malformed("artifact is not a sha256");
+	if (s->artifact == NULL && s->folder == NULL)
+		return malformed("seat has neither artifact nor folder");
 	return 0;
 }
 
@@ -874,6 +910,34 @@ decode_result(const msgpack_object *f, struct msg_result *r)
 	return 0;
 }
 
+static int
+get_sha256(const msgpack_object *o, char **out)
+{
+	if (get_str(o, false, out, "sha256") == -1)
+		return -1;
+	if (!artifact_hex_valid(*out))
+		return malformed("sha256 is not 64 lowercase hex digits");
+	return 0;
+}
+
+static int
+decode_artifact(const msgpack_object *f, struct msg_artifact *a)
+{
+	if (get_sha256(&f[0], &a->sha256) == -1)
+		return -1;
+	if (f[1].type == MSGPACK_OBJECT_NIL)
+		return 0;
+	if (f[1].type != MSGPACK_OBJECT_BIN)
+		return malformed("artifact bytes are not a binary");
+	if (f[1].via.bin.size > PROTO_MAX_ARTIFACT)
+		return malformed("artifact of %" PRIu32 " bytes",
+		    f[1].via.bin.size);
+	a->len = f[1].via.bin.size;
+	a->bytes = xmalloc(a->len ? a->len : 1);
+	memcpy(a->bytes, f[1].via.bin.ptr, a->len);
+	return 0;
+}
+
 /* Number of fields after [version, type] for each type, or -1. */
 static int
 field_count(int64_t type)
@@ -888,6 +952,10 @@ field_count(int64_t type)
 		return 8;
 	case MSG_RESULT:
 		return 7;
+	case MSG_FETCH:
+		return 1;
+	case MSG_ARTIFACT:
+		return 2;
 	default:
 		return -1;
 	}
@@ -924,6 +992,10 @@ decode_fields(const msgpack_object *top, struct msg *m)
 		return decode_game(a + 2, &m->u.game);
 	case MSG_RESULT:
 		return decode_result(a + 2, &m->u.result);
+	case MSG_FETCH:
+		return get_sha256(&a[2], &m->u.fetch.sha256);
+	case MSG_ARTIFACT:
+		return decode_artifact(a + 2, &m->u.artifact);
 	default:
 		return 0;
 	}
@@ -982,6 +1054,7 @@ msg_release(struct msg *m)
 		for (uint32_t i = 0; i < m->u.game.nseats &&
 		    i < PROTO_MAX_SEATS; i++) {
 			free(m->u.game.seats[i].entry);
+			free(m->u.game.seats[i].artifact);
 			free(m->u.game.seats[i].folder);
 			free(m->u.game.seats[i].build);
 			free(m->u.game.seats[i].run);
@@ -992,6 +1065,13 @@ msg_release(struct msg *m)
 		free(m->u.result.detail);
 		free(m->u.result.referee);
 		free(m->u.result.replay);
+		break;
+	case MSG_FETCH:
+		free(m->u.fetch.sha256);
+		break;
+	case MSG_ARTIFACT:
+		free(m->u.artifact.sha256);
+		free(m->u.artifact.bytes);
 		break;
 	default:
 		break;

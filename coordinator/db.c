@@ -65,8 +65,19 @@ db_failed(struct db *db, PGresult *res)
 PGresult *
 db_query(struct db *db, const char *sql, int n, const char *const *params)
 {
+	return db_query_bin(db, sql, n, params, NULL, 0);
+}
+
+PGresult *
+db_query_bin(struct db *db, const char *sql, int n, const char *const *params,
+    const int *lengths, int result_format)
+{
+	int formats[DB_MAX_PARAMS];
 	PGresult *res;
 	ExecStatusType st;
+
+	for (int i = 0; lengths && i < n && i < DB_MAX_PARAMS; i++)
+		formats[i] = lengths[i] >= 0;
 
 	/* A restarted server: reconnect, but never in the middle of a
 	 * transaction, whose earlier statements are lost with the link. */
@@ -74,7 +85,8 @@ db_query(struct db *db, const char *sql, int n, const char *const *params)
 		log_warn("database connection lost; reconnecting");
 		PQreset(db->conn);
 	}
-	res = PQexecParams(db->conn, sql, n, NULL, params, NULL, NULL, 0);
+	res = PQexecParams(db->conn, sql, n, NULL, params, lengths,
+	    lengths ? formats : NULL, result_format);
 	st = PQresultStatus(res);
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
 		return res;

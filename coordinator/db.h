@@ -44,6 +44,15 @@ void db_free(struct db *db);
  * spec whose text differs is an error. spec_text is the spec file's text. */
 int db_tournament_open(struct db *db, const struct spec *spec,
     const char *spec_text, int64_t *tournament_id);
+/* Stores an entry's packed folder under sha256 (once per hash) and makes
+ * it the entry's current artifact, logging when it replaces another one.
+ * Games leased from then on carry the new hash. */
+int db_artifact_store(struct db *db, int64_t tournament_id, const char *entry,
+    const char *sha256, const char *bytes, size_t len);
+/* The artifact stored under sha256: 1 and *bytes (caller frees) and *len,
+ * 0 when there is none, -1 on error. */
+int db_artifact_get(struct db *db, const char *sha256, char **bytes,
+    size_t *len);
 /* The tournament called name, or with name NULL the latest one. Returns 1
  * and *id when found, 0 when not, -1 on error. */
 int db_tournament_find(struct db *db, const char *name, int64_t *id);
@@ -135,6 +144,7 @@ void db_standings_free(struct db_standing *rows, size_t n);
 /* One seat of one attempt, with what the bot used. */
 struct db_seat_usage {
 	char *entry;
+	char *artifact;		/* sha256 of what it played, or NULL */
 	int64_t score;
 	char *verdict;		/* "OK", "TO", ... */
 	int illegal;		/* illegal or malformed answers */

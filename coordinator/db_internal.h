@@ -29,6 +29,12 @@ const char *db_i64(struct num *n, int64_t v);
  * the result, or NULL after logging the error. Caller PQclear()s. */
 PGresult *db_query(struct db *db, const char *sql, int n,
     const char *const *params);
+/* As db_query; lengths (NULL: all text) gives each parameter's length,
+ * -1 for a text one, else it is binary; result_format 1 asks for binary
+ * fields. At most DB_MAX_PARAMS parameters. */
+#define DB_MAX_PARAMS 16
+PGresult *db_query_bin(struct db *db, const char *sql, int n,
+    const char *const *params, const int *lengths, int result_format);
 int db_exec(struct db *db, const char *sql, int n, const char *const *params);
 int db_begin(struct db *db);
 int db_commit(struct db *db);

@@ -29,12 +29,13 @@
 #include "coordinator/db_internal.h"
 
 static void
-fill_seat(struct msg_seat *seat, const PGresult *res, int col)
+fill_seat(struct msg_seat *seat, const PGresult *res, int col, int art)
 {
 	seat->entry = db_get_str(res, 0, col);
 	seat->folder = db_get_str(res, 0, col + 1);
 	seat->build = db_get_str(res, 0, col + 2);
 	seat->run = db_get_str(res, 0, col + 3);
+	seat->artifact = db_get_str(res, 0, art);
 }
 
 int
@@ -44,13 +45,19 @@ db_game_claim(struct db *db, int64_t tournament_id, const char *worker,
 	struct num tid, lease;
 	const char *params[] = { db_i64(&tid, tournament_id), worker,
 	    db_i64(&lease, lease_ms) };
+	/* Plan order is (match id, idx): stages are stored one after the
+	 * other and their matches in order. The tournament test is a
+	 * subquery per row, so the planner walks the games_queued index and
+	 * stops at the first game: a join would sort every queued game (or
+	 * walk every played match) of the tournament, at each claim. */
 	PGresult *res = db_query(db, "WITH next AS ("
-	    "SELECT g.id FROM games g JOIN matches m ON m.id = g.match_id "
-	    "JOIN stages s ON s.id = m.stage_id "
-	    "WHERE s.tournament_id = $1 AND g.state = 'queued' "
-	    "ORDER BY s.idx, m.idx, g.idx LIMIT 1 FOR UPDATE OF g SKIP LOCKED) "
+	    "SELECT g.id FROM games g WHERE g.state = 'queued' AND "
+	    "(SELECT s.tournament_id FROM matches m JOIN stages s "
+	    "ON s.id = m.stage_id WHERE m.id = g.match_id) = $1 "
+	    "ORDER BY g.match_id, g.idx LIMIT 1 FOR UPDATE SKIP LOCKED) "
 	    "UPDATE games g SET state = 'running', worker = $2, "
-	    "lease_until = now() + $3::float8 * interval '1 millisecond' "
+	    "lease_until = now() + $3::float8 * interval '1 millisecond', "
+	    "artifacts = ARRAY[f.artifact, s.artifact] "
 	    "FROM next, datasets d, tournaments t, entries f, entries s "
 	    "WHERE g.id = next.id AND d.id = g.dataset_id "
 	    "AND t.id = d.tournament_id AND f.id = g.first_entry "
@@ -58,7 +65,8 @@ db_game_claim(struct db *db, int64_t tournament_id, const char *worker,
 	    "RETURNING g.id, g.attempt, t.game, d.name, d.content, g.seed, "
 	    "t.call_ms, t.game_ms, t.memory_mb, t.resident_mb, "
 	    "f.name, f.folder, f.build, f.run, s.name, s.folder, s.build, "
-	    "s.run, t.clock = 'cpu', t.ponder", 3, params);
+	    "s.run, t.clock = 'cpu', t.ponder, f.artifact, s.artifact", 3,
+	    params);
 
 	if (res == NULL)
 		return -1;
@@ -81,8 +89,8 @@ db_game_claim(struct db *db, int64_t tournament_id, const char *worker,
 	    SPEC_CLOCK_WALL;
 	game->limits.ponder = db_get_bool(res, 0, 19);
 	game->nseats = 2;
-	fill_seat(&game->seats[0], res, 10);
-	fill_seat(&game->seats[1], res, 14);
+	fill_seat(&game->seats[0], res, 10, 20);
+	fill_seat(&game->seats[1], res, 14, 21);
 	PQclear(res);
 	return 1;
 }
@@ -262,9 +270,12 @@ insert_seats(struct db *db, const char *rid, const struct msg_result *r)
 		    db_i64(&ill, s->illegal), db_i64(&cpu, s->cpu_ms),
 		    db_i64(&wall, s->wall_ms), db_i64(&peak, s->peak_kb) };
 
+		/* The hash this seat was given when the game was leased. */
 		if (db_exec(db, "INSERT INTO result_seats (result_id, seat, "
-		    "score, verdict, illegal, cpu_ms, wall_ms, peak_kb) "
-		    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", 8, params) < 0)
+		    "score, verdict, illegal, cpu_ms, wall_ms, peak_kb, "
+		    "artifact) SELECT r.id, $2::smallint, $3, $4, $5, $6, $7, "
+		    "$8, g.artifacts[$2::smallint + 1] FROM results r "
+		    "JOIN games g ON g.id = r.game_id WHERE r.id = $1::bigint", 8, params) < 0)
 			return -1;
 	}
 	return 0;

@@ -54,7 +54,8 @@ game_attempts(struct db *db, const char *const *params,
 	    "r.detail, r.referee, r.replay, e.name, s.score, s.verdict, "
 	    "s.illegal, s.cpu_ms, s.wall_ms, s.peak_kb, "
 	    "(SELECT min(rg.rerun_id) FROM rerun_games rg "
-	    "WHERE rg.game_id = g.id AND rg.old_result_id = r.id) "
+	    "WHERE rg.game_id = g.id AND rg.old_result_id = r.id), "
+	    "s.artifact "
 	    "FROM results r JOIN games g ON g.id = r.game_id "
 	    "JOIN result_seats s ON s.result_id = r.id "
 	    "JOIN entries e ON e.id = CASE s.seat WHEN 0 THEN g.first_entry "
@@ -91,6 +92,7 @@ game_attempts(struct db *db, const char *const *params,
 		s->cpu_ms = db_get_i64(res, i, 12);
 		s->wall_ms = db_get_i64(res, i, 13);
 		s->peak_kb = db_get_i64(res, i, 14);
+		s->artifact = db_get_str(res, i, 16);
 	}
 	PQclear(res);
 	return 0;
@@ -164,6 +166,7 @@ db_game_detail_release(struct db_game_detail *d)
 
 		for (size_t s = 0; s < a->nseats; s++) {
 			free(a->seats[s].entry);
+			free(a->seats[s].artifact);
 			free(a->seats[s].verdict);
 		}
 		free(a->worker);

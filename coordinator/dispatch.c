@@ -44,6 +44,7 @@ struct coordinator {
 	size_t npeers;
 	bool finished;
 	bool failed;		/* a tick failed: stop */
+	bool drained;		/* the last claim found nothing queued */
 	int64_t heartbeat_at, expire_at;	/* monotonic ms */
 	int64_t start_ms;
 	int64_t done, total;	/* games, from the database */
@@ -143,6 +144,15 @@ peer_send(struct coordinator *c, struct peer *p, const struct msg *m)
 	return -1;
 }
 
+/* Expands the next stage if the current one is done. */
+static void
+advance(struct coordinator *c)
+{
+	if (tournament_advance(c->opts->db, c->opts->spec,
+	    c->opts->tournament_id, &c->finished) == -1)
+		log_warn("cannot advance the tournament; will retry");
+}
+
 /* Leases games to p while it has free slots and games are queued. */
 static void
 feed(struct coordinator *c, struct peer *p)
@@ -153,9 +163,11 @@ feed(struct coordinator *c, struct peer *p)
 	struct msg m = { .type = MSG_GAME };
 	int64_t id;
 	int32_t attempt;
+	int got = 1;
 
-	while (p->credit > 0 && db_game_claim(c->opts->db,
-	    c->opts->tournament_id, p->name, lease, &m.u.game) == 1) {
+	while (p->credit > 0 && (got = db_game_claim(c->opts->db,
+	    c->opts->tournament_id, p->name, lease, &m.u.game)) == 1) {
+		c->drained = false;
 		id = m.u.game.game_id;
 		attempt = m.u.game.attempt;
 		if (peer_send(c, p, &m) == -1) {
@@ -169,6 +181,12 @@ feed(struct coordinator *c, struct peer *p)
 		msg_release(&m);
 		p->credit--;
 		p->running++;
+	}
+	/* The queue just ran dry: the stage may be done (its last results
+	 * came in while every slot was busy). */
+	if (got == 0 && !c->drained) {
+		c->drained = true;
+		advance(c);
 	}
 }
 
@@ -217,11 +235,16 @@ has_fault_xx(const struct msg_result *r)
 }
 
 static void
-on_result(struct coordinator *c, struct peer *p, const struct msg_result *r)
+on_result(struct coordinator *c, struct peer *p, const struct wire_peer *id,
+    const struct msg_result *r)
 {
-	const char *name = p ? p->name : "?";
+	/* A worker reconnecting after a coordinator restart may deliver
+	 * before its READY: its CURVE key still names it. */
+	const char *name = p ? p->name : id->user[0] ? id->user : "?";
 	bool recorded = false;
 
+	/* Every result frees a slot, even one started before a coordinator
+	 * restart (its READY counted only idle slots). */
 	if (p) {
 		p->credit++;
 		p->running -= p->running > 0;
@@ -247,10 +270,40 @@ on_result(struct coordinator *c, struct peer *p, const struct msg_result *r)
 		log_info("game %lld attempt %d: duplicate or stale result "
 		    "from '%s' ignored", (long long)r->game_id, r->attempt,
 		    name);
-	if (tournament_advance(c->opts->db, c->opts->spec,
-	    c->opts->tournament_id, &c->finished) == -1)
-		log_warn("cannot advance the tournament; will retry");
+	/* A stage cannot be done while one of its games is queued: only
+	 * once the queue ran dry is each result worth the check (the timer
+	 * checks anyway). */
+	if (c->drained)
+		advance(c);
 	progress(c);
+}
+
+/* A worker lacks a bot: send it from the database, or say there is none
+ * (the worker then fails that game as XX). Only known workers are served,
+ * and only artifacts the database holds, so FETCH reads nothing else. */
+static void
+on_fetch(struct coordinator *c, struct peer *p, const struct wire_peer *id,
+    struct msg_fetch *f)
+{
+	struct msg m = { .type = MSG_ARTIFACT };
+	int rc;
+
+	if (p == NULL) {
+		wire_dropped(c->w, id, "FETCH from a worker that is not READY");
+		return;
+	}
+	rc = db_artifact_get(c->opts->db, f->sha256, &m.u.artifact.bytes,
+	    &m.u.artifact.len);
+	if (rc == -1)
+		return;		/* the worker asks again on its timeout */
+	if (rc == 0)
+		log_warn("worker '%s' asked for artifact %s, which is not "
+		    "stored", p->name, f->sha256);
+	m.u.artifact.sha256 = f->sha256;
+	if (wire_send(c->w, id, &m) == 0)
+		log_debug("artifact %s sent to '%s' (%zu bytes)", f->sha256,
+		    p->name, m.u.artifact.len);
+	free(m.u.artifact.bytes);
 }
 
 /* The message-type table: one handler per type; the rest are dropped. */
@@ -266,7 +319,10 @@ on_message(struct coordinator *c, const struct wire_peer *id, struct msg *m)
 		on_ready(c, id, &m->u.ready);
 		break;
 	case MSG_RESULT:
-		on_result(c, p, &m->u.result);
+		on_result(c, p, id, &m->u.result);
+		break;
+	case MSG_FETCH:
+		on_fetch(c, p, id, &m->u.fetch);
 		break;
 	case MSG_HEARTBEAT:
 		/* An unknown worker gets no heartbeats back, so it
@@ -312,9 +368,8 @@ on_expire(struct coordinator *c)
 	    n > 0)
 		log_warn("%d expired leases: games back in the queue", n);
 	/* Also retries an advance that failed after a result. */
-	if (!c->finished && tournament_advance(c->opts->db, c->opts->spec,
-	    c->opts->tournament_id, &c->finished) == -1)
-		log_warn("cannot advance the tournament; will retry");
+	if (!c->finished)
+		advance(c);
 	/* Failed games (DB_MAX_ATTEMPTS without a result) block it: `run`
 	 * stops with the error; a long-lived coordinator waits for reruns. */
 	if (!c->finished && c->opts->exit_when_done &&

@@ -426,3 +426,21 @@ AND (SELECT array_agg(a2.entry_id ORDER BY a2.entry_id) FROM advancers a2
     (SELECT array_agg(gm.entry_id ORDER BY gm.entry_id)
 	FROM groups gr JOIN group_members gm ON gm.group_id = gr.id
 	WHERE gr.stage_id = x.next_id);
+
+-- migration 3: bots travel by content hash.
+--
+-- Each entry's folder is packed (common/artifact.h) when a tournament is
+-- opened or resumed, stored once per sha256 in artifacts, and served to
+-- workers over the wire; entries.artifact is the current packing. A folder
+-- that changed between a run and a resume is packed anew and its new hash
+-- used for the games leased from then on (the coordinator logs the
+-- change). games.artifacts records, at each lease, the hash each seat was
+-- given, and result_seats.artifact keeps what each seat played.
+CREATE TABLE artifacts (
+	sha256		text PRIMARY KEY CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+	content		bytea NOT NULL,
+	created_at	timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE entries ADD COLUMN artifact text REFERENCES artifacts;
+ALTER TABLE games ADD COLUMN artifacts text[];
+ALTER TABLE result_seats ADD COLUMN artifact text;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/artifact.h"
 #include "common/log.h"
 #include "coordinator/check.h"
 #include "coordinator/plan.h"
@@ -32,11 +33,37 @@ tournament_load(const char *spec_path, struct spec **spec, char **text)
 	return 0;
 }
 
+/* Packs every entry's folder as it is now and makes that its artifact:
+ * on a resume, a folder changed since the last run is used, changed, for
+ * the games still to play (db_artifact_store logs it). */
+static int
+pack_entries(struct db *db, const struct spec *spec, int64_t tournament_id)
+{
+	char hex[ARTIFACT_HEX], *buf;
+	size_t len;
+	int rc;
+
+	for (size_t i = 0; i < spec->nentries; i++) {
+		const struct spec_entry *e = &spec->entries[i];
+
+		if (artifact_pack(e->folder, PROTO_MAX_ARTIFACT, &buf, &len,
+		    hex) == -1)
+			return log_error("cannot pack entry '%s'", e->name);
+		rc = db_artifact_store(db, tournament_id, e->name, hex, buf,
+		    len);
+		free(buf);
+		if (rc == -1)
+			return -1;
+	}
+	return 0;
+}
+
 int
 tournament_open(struct db *db, const struct spec *spec, const char *text,
     int64_t *tournament_id, bool *finished)
 {
-	if (db_tournament_open(db, spec, text, tournament_id) < 0)
+	if (db_tournament_open(db, spec, text, tournament_id) < 0 ||
+	    pack_entries(db, spec, *tournament_id) < 0)
 		return -1;
 	return tournament_advance(db, spec, *tournament_id, finished);
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs, as root on Debian 12, everything arena needs to build, run and
-# test: compilers, the four libraries, cmocka, PostgreSQL's server (arena
+# test: compilers, the libraries, cmocka, PostgreSQL's server (arena
 # starts its own private cluster; the system one is not used) and python3
 # for the Python starter kit.
 set -eu
@@ -9,4 +9,4 @@ apt-get update -q
 apt-get install -y -q --no-install-recommends \
 	build-essential cmake pkg-config ca-certificates \
 	libzmq3-dev libmsgpack-dev libyaml-dev libpq-dev libcmocka-dev \
-	libseccomp-dev postgresql python3 procps
+	libseccomp-dev libarchive-dev libssl-dev postgresql python3 procps

@@ -1,12 +1,14 @@
 /*
- * build: copies an entry's folder into the worker's build cache and runs
- * its build command there, in the sandbox (processes allowed: compilers
- * fork), once per (folder, command) per worker. The copy is
- * <cache>/box, owned by the sandbox's files uid; the log and the stamps
- * sit beside it, out of the build's reach.
+ * build: unpacks an entry's artifact (or, without one, copies its local
+ * folder) into the worker's build cache and runs its build command there,
+ * in the sandbox (processes allowed: compilers fork), once per (artifact,
+ * command) per worker. The copy is <cache>/box, owned by the sandbox's
+ * files uid; the log and the stamps sit beside it, out of the build's
+ * reach.
  *
- * The cache folder's name carries a hash of the folder path and build
- * command, so a changed command builds anew. Under an exclusive flock on
+ * The cache folder's name is the artifact's sha256 and a hash of the build
+ * command (without an artifact: a hash of the folder path, command and
+ * the files' names, sizes and times), so a changed command builds anew. Under an exclusive flock on
  * "<folder>.lock": a stamp ".arena-built" means ready; ".arena-failed"
  * holds the detail of a failed build, reused without building again;
  * anything else is a partial copy from an interrupted run, removed and
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/artifact.h"
 #include "common/log.h"
 #include "common/tree.h"
 #include "sandbox/sandbox.h"
@@ -177,18 +180,81 @@ out:
 	return rc;
 }
 
-/* Copies the entry into dir/box and builds it there; the lock is held.
+/* Reads <data>/artifacts/<sha256>.tar and checks it is what it is named
+ * (a cache file damaged since it was stored is removed: fetched again by
+ * the next game). Caller frees *buf. */
+static int
+artifact_load(const char *data_dir, const char *sha256, char **buf,
+    size_t *len)
+{
+	char *path = xasprintf("%s/artifacts/%s.tar", data_dir, sha256);
+	char hex[ARTIFACT_HEX];
+	struct stat st;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+
+	*buf = NULL;
+	if (fd == -1 || fstat(fd, &st) == -1 || st.st_size > PROTO_MAX_ARTIFACT) {
+		log_errno("cannot read artifact '%s'", path);
+		goto out;
+	}
+	*len = (size_t)st.st_size;
+	*buf = xmalloc(*len + 1);
+	for (size_t off = 0; off < *len; off += (size_t)n)
+		if ((n = pread(fd, *buf + off, *len - off, (off_t)off)) <= 0) {
+			log_errno("cannot read artifact '%s'", path);
+			goto out;
+		}
+	artifact_sha256(*buf, *len, hex);
+	if (strcmp(hex, sha256) != 0) {
+		log_error("artifact '%s' is damaged (sha256 %s); removed", path,
+		    hex);
+		unlink(path);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (fd != -1)
+		close(fd);
+	if (rc == -1) {
+		free(*buf);
+		*buf = NULL;
+	}
+	free(path);
+	return rc;
+}
+
+/* Puts the entry's files in box, owned by the sandbox's files uid. */
+static int
+build_fill(const char *data_dir, const struct msg_seat *seat, const char *box)
+{
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (seat->artifact == NULL)
+		return tree_copy(seat->folder, box, SANDBOX_FILES_UID,
+		    SANDBOX_FILES_GID);
+	if (artifact_load(data_dir, seat->artifact, &buf, &len) == -1)
+		return -1;
+	rc = artifact_unpack(buf, len, box, SANDBOX_FILES_UID,
+	    SANDBOX_FILES_GID);
+	free(buf);
+	return rc;
+}
+
+/* Fills dir/box with the entry and builds it there; the lock is held.
  * *detail set on a failed build. */
 static int
-build_locked(const struct msg_seat *seat, const char *dir, char **detail)
+build_locked(const char *data_dir, const struct msg_seat *seat,
+    const char *dir, char **detail)
 {
 	char *box = xasprintf("%s/box", dir);
 	char *log_path = xasprintf("%s/build.log", dir), *path = NULL;
 	int rc = -1;
 
 	if (tree_remove(dir) == -1 || mkdir_p(dir) == -1 ||
-	    tree_copy(seat->folder, box, SANDBOX_FILES_UID,
-	    SANDBOX_FILES_GID) == -1)
+	    build_fill(data_dir, seat, box) == -1)
 		goto out;
 	if (seat->build && build_run(seat->build, box, log_path, detail) == -1)
 		goto out;
@@ -218,7 +284,8 @@ int
 build_prepare(const char *data_dir, const struct msg_seat *seat, char **dir,
     enum verdict *verdict, char **detail)
 {
-	uint64_t h = entry_key(seat);
+	uint64_t h = seat->artifact ? fnv1a(0xcbf29ce484222325ULL,
+	    seat->build ? seat->build : "") : entry_key(seat);
 	char *builds = xasprintf("%s/builds", data_dir), *lock = NULL;
 	char *ok = NULL, *failed = NULL;
 	int fd = -1, rc = -1;
@@ -228,7 +295,9 @@ build_prepare(const char *data_dir, const struct msg_seat *seat, char **dir,
 	if (check_name(seat->entry) == -1 || mkdir_p(data_dir) == -1 ||
 	    mkdir_p(builds) == -1)
 		goto out;
-	*dir = xasprintf("%s/%s-%012llx", builds, seat->entry,
+	*dir = seat->artifact ? xasprintf("%s/%.32s-%08llx", builds,
+	    seat->artifact, (unsigned long long)(h >> 32)) :
+	    xasprintf("%s/%s-%012llx", builds, seat->entry,
 	    (unsigned long long)(h >> 16));
 	lock = xasprintf("%s.lock", *dir);
 	ok = xasprintf("%s/%s", *dir, STAMP_OK);
@@ -248,7 +317,7 @@ build_prepare(const char *data_dir, const struct msg_seat *seat, char **dir,
 		rc = 0;
 	else {
 		log_debug("building '%s' in '%s'", seat->entry, *dir);
-		rc = build_locked(seat, *dir, detail);
+		rc = build_locked(data_dir, seat, *dir, detail);
 	}
 	if (rc == 0 && *detail)
 		*verdict = VERDICT_RE;

@@ -1,7 +1,10 @@
 /*
- * build: an entry made ready to run on this worker, once. Its folder is
- * copied to <data>/builds/<entry>-<hash of folder, build command and the
- * names, sizes and times of its files>/box and the build command run there
+ * build: an entry made ready to run on this worker, once. Its artifact,
+ * fetched into <data>/artifacts/<sha256>.tar by the worker's loop, is
+ * unpacked to <data>/builds/<sha256 (first 32 digits)>-<hash of the build
+ * command>/box (a seat without an artifact: its local folder is copied to
+ * <data>/builds/<entry>-<hash of folder, build command and the names,
+ * sizes and times of its files>/box) and the build command run there
  * in the sandbox (output in build.log beside box, at most BUILD_LIMIT_MS).
  * A stamp file records success, another one failure, so later games reuse
  * the outcome; flock() keeps two slots from building the same entry at

@@ -1,12 +1,21 @@
 /*
  * worker: the worker's one event loop.
  *
- * Theory of operation. Each slot is idle, running (a child process playing
- * one game, whose encoded RESULT comes back over a pipe) or done (a result
- * waiting to be sent). The loop polls the socket and the running slots'
+ * Theory of operation. Each slot is idle, fetching (its game waits for bot
+ * artifacts this worker does not have yet), running (a child process
+ * playing one game, whose encoded RESULT comes back over a pipe) or done
+ * (a result waiting to be sent). The loop polls the socket and the running slots'
  * pipes, with a timeout at the next heartbeat. A child that dies without a
  * whole result gives a result of XX on every seat, so the coordinator
  * requeues the game.
+ *
+ * Artifacts: a game names each seat's bot by the sha256 of its packed
+ * folder. The loop asks the coordinator (FETCH) for those missing from
+ * <data>/artifacts, checks what arrives against its name, stores it
+ * (temporary file, then rename, so a file there is always whole) and
+ * starts the games it completes; other slots play on meanwhile. The game's
+ * child unpacks and builds it (worker/build.c). An artifact that never
+ * comes, or comes wrong, fails the game as XX: our failure, retried.
  *
  * Credit: READY carries the number of idle slots only, and every RESULT
  * frees one more slot on the coordinator's side. So after a reconnect we
@@ -29,6 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/artifact.h"
 #include "common/clock.h"
 #include "common/log.h"
 #include "common/wire.h"
@@ -37,10 +47,13 @@
 
 #define RECONNECT_MIN_MS 1000
 #define RECONNECT_MAX_MS 32000
+/* A game waits this long for its artifacts; FETCH is sent again on each
+ * reconnect. */
+#define FETCH_TIMEOUT_MS 120000
 
 static volatile sig_atomic_t worker_stop;
 
-enum slot_state { SLOT_IDLE, SLOT_RUNNING, SLOT_DONE };
+enum slot_state { SLOT_IDLE, SLOT_FETCHING, SLOT_RUNNING, SLOT_DONE };
 
 struct slot {
 	enum slot_state state;
@@ -49,6 +62,7 @@ struct slot {
 	char *buf;		/* result bytes so far */
 	size_t len, cap;
 	struct msg game;	/* what it plays (ids, seats) */
+	int64_t fetch_until;	/* SLOT_FETCHING: monotonic ms */
 	struct msg result;	/* SLOT_DONE: to send */
 };
 
@@ -122,14 +136,13 @@ xx_result(const struct msg_game *g, struct msg *out, const char *why)
 
 /* --- slots --- */
 
+/* Forks the child that plays the slot's game. */
 static void
-slot_start(struct worker *wk, struct slot *s, struct msg *game)
+slot_start(struct worker *wk, struct slot *s)
 {
 	pid_t parent = getpid();
 	int p[2];
 
-	s->game = *game;	/* takes ownership */
-	memset(game, 0, sizeof *game);
 	p[0] = p[1] = -1;
 	if (pipe2(p, O_CLOEXEC) == -1 || (s->pid = fork()) == -1) {
 		if (p[0] != -1) {
@@ -220,6 +233,177 @@ slot_send(struct worker *wk, struct slot *s)
 	s->state = SLOT_IDLE;
 }
 
+/* --- artifacts --- */
+
+static char *
+artifact_path(const struct worker *wk, const char *sha256)
+{
+	return xasprintf("%s/artifacts/%s.tar", wk->opts->data_dir, sha256);
+}
+
+static bool
+artifact_have(const struct worker *wk, const char *sha256)
+{
+	char *path = artifact_path(wk, sha256);
+	bool have = access(path, F_OK) == 0;
+
+	free(path);
+	return have;
+}
+
+/* Whether a fetching slot other than except waits for sha256. */
+static bool
+artifact_wanted(const struct worker *wk, const char *sha256,
+    const struct slot *except)
+{
+	for (unsigned i = 0; i < wk->nslots; i++) {
+		const struct slot *s = &wk->slots[i];
+
+		if (s == except || s->state != SLOT_FETCHING)
+			continue;
+		for (uint32_t k = 0; k < s->game.u.game.nseats; k++)
+			if (s->game.u.game.seats[k].artifact &&
+			    !strcmp(s->game.u.game.seats[k].artifact, sha256))
+				return true;
+	}
+	return false;
+}
+
+enum ask {
+	ASK_NONE,	/* only count what is missing */
+	ASK_NEW,	/* a new game: ask for what no other game awaits */
+	ASK_AGAIN,	/* after a reconnect: ask for all of it */
+};
+
+/* The number of artifacts s lacks, asked for as ask says. */
+static int
+slot_fetch(struct worker *wk, struct slot *s, enum ask ask)
+{
+	const struct msg_game *g = &s->game.u.game;
+	struct msg m = { .type = MSG_FETCH };
+	int missing = 0;
+
+	for (uint32_t i = 0; i < g->nseats; i++) {
+		const char *sha = g->seats[i].artifact;
+		bool dup = false;
+
+		if (sha == NULL || artifact_have(wk, sha))
+			continue;
+		missing++;
+		for (uint32_t k = 0; k < i; k++)
+			dup = dup || (g->seats[k].artifact &&
+			    !strcmp(g->seats[k].artifact, sha));
+		if (dup || ask == ASK_NONE || wk->w == NULL ||
+		    (ask == ASK_NEW && artifact_wanted(wk, sha, s)))
+			continue;
+		m.u.fetch.sha256 = (char *)sha;
+		if (wire_send(wk->w, NULL, &m) == 0)
+			log_info("game %lld waits for artifact %s (entry "
+			    "'%s')", (long long)g->game_id, sha,
+			    g->seats[i].entry);
+	}
+	return missing;
+}
+
+/* Starts every fetching game that has all it needs now. */
+static void
+fetching_start(struct worker *wk)
+{
+	for (unsigned i = 0; i < wk->nslots; i++)
+		if (wk->slots[i].state == SLOT_FETCHING &&
+		    slot_fetch(wk, &wk->slots[i], ASK_NONE) == 0)
+			slot_start(wk, &wk->slots[i]);
+}
+
+/* Fails every fetching game that waits for sha256 (NULL: that waited too
+ * long), as XX. */
+static void
+fetching_fail(struct worker *wk, const char *sha256, const char *why)
+{
+	int64_t now = clock_now_ms();
+
+	for (unsigned i = 0; i < wk->nslots; i++) {
+		struct slot *s = &wk->slots[i];
+		const struct msg_game *g = &s->game.u.game;
+		bool hit = false;
+
+		if (s->state != SLOT_FETCHING)
+			continue;
+		for (uint32_t k = 0; k < g->nseats && sha256; k++)
+			hit = hit || (g->seats[k].artifact &&
+			    !strcmp(g->seats[k].artifact, sha256));
+		if (sha256 ? !hit : now < s->fetch_until)
+			continue;
+		xx_result(g, &s->result, why);
+		s->state = SLOT_DONE;
+	}
+}
+
+/* Writes whole bytes to path through a temporary file and a rename. */
+static int
+store_atomic(const char *path, const char *bytes, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	size_t off = 0;
+	ssize_t n;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd == -1) {
+		free(tmp);
+		return log_errno("cannot create '%s'", path);
+	}
+	while (off < len && ((n = write(fd, bytes + off, len - off)) > 0 ||
+	    errno == EINTR))
+		off += n > 0 ? (size_t)n : 0;
+	if (off < len || fsync(fd) == -1 || close(fd) == -1 ||
+	    rename(tmp, path) == -1) {
+		log_errno("cannot write '%s'", path);
+		if (off < len)
+			close(fd);
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+static void
+on_artifact(struct worker *wk, const struct msg_artifact *a)
+{
+	char hex[ARTIFACT_HEX], *path, *why;
+
+	if (!artifact_wanted(wk, a->sha256, NULL)) {
+		log_debug("artifact %s arrived unasked or twice; ignored",
+		    a->sha256);
+		return;
+	}
+	if (a->bytes == NULL) {
+		why = xasprintf("coordinator has no artifact %s", a->sha256);
+		fetching_fail(wk, a->sha256, why);
+		free(why);
+		return;
+	}
+	artifact_sha256(a->bytes, a->len, hex);
+	if (strcmp(hex, a->sha256) != 0) {
+		why = xasprintf("artifact %s arrived with sha256 %s; dropped",
+		    a->sha256, hex);
+		log_error("%s", why);
+		fetching_fail(wk, a->sha256, why);
+		free(why);
+		return;
+	}
+	path = artifact_path(wk, a->sha256);
+	if (store_atomic(path, a->bytes, a->len) == -1) {
+		why = xasprintf("cannot store artifact %s", a->sha256);
+		fetching_fail(wk, a->sha256, why);
+		free(why);
+	} else
+		log_info("artifact %s stored (%zu bytes)", a->sha256, a->len);
+	free(path);
+	fetching_start(wk);
+}
+
 /* --- the connection --- */
 
 static void
@@ -251,6 +435,8 @@ connect_coordinator(struct worker *wk)
 	for (unsigned i = 0; i < wk->nslots; i++)
 		if (wk->slots[i].state == SLOT_DONE)
 			slot_send(wk, &wk->slots[i]);
+		else if (wk->slots[i].state == SLOT_FETCHING)
+			slot_fetch(wk, &wk->slots[i], ASK_AGAIN);
 	wk->liveness = PROTO_LIVENESS;
 	wk->heartbeat_at = clock_now_ms() + PROTO_HEARTBEAT_MS;
 }
@@ -258,11 +444,19 @@ connect_coordinator(struct worker *wk)
 static void
 on_game(struct worker *wk, struct msg *m)
 {
-	for (unsigned i = 0; i < wk->nslots; i++)
-		if (wk->slots[i].state == SLOT_IDLE) {
-			slot_start(wk, &wk->slots[i], m);
-			return;
-		}
+	for (unsigned i = 0; i < wk->nslots; i++) {
+		struct slot *s = &wk->slots[i];
+
+		if (s->state != SLOT_IDLE)
+			continue;
+		s->game = *m;	/* takes ownership */
+		memset(m, 0, sizeof *m);
+		s->state = SLOT_FETCHING;
+		s->fetch_until = clock_now_ms() + FETCH_TIMEOUT_MS;
+		if (slot_fetch(wk, s, ASK_NEW) == 0)
+			slot_start(wk, s);
+		return;
+	}
 	/* More games than slots: hand it straight back to be requeued. */
 	struct msg r;
 
@@ -281,6 +475,9 @@ on_message(struct worker *wk, struct msg *m)
 	switch (m->type) {
 	case MSG_GAME:
 		on_game(wk, m);
+		break;
+	case MSG_ARTIFACT:
+		on_artifact(wk, &m->u.artifact);
 		break;
 	case MSG_BYE:
 		log_info("coordinator says the tournament is over");
@@ -346,6 +543,7 @@ turn(struct worker *wk)
 	while (readable && !wk->bye && (rc = wire_recv(wk->w, NULL, &m)) != 0)
 		if (rc == 1)
 			on_message(wk, &m);
+	fetching_fail(wk, NULL, "bot artifacts did not arrive in time");
 	for (unsigned i = 0; i < wk->nslots; i++)
 		if (wk->slots[i].state == SLOT_DONE)
 			slot_send(wk, &wk->slots[i]);
@@ -381,9 +579,15 @@ worker_run(const struct worker_opts *opts)
 	struct worker wk = { .opts = opts, .interval = RECONNECT_MIN_MS };
 	struct sigaction sa = { .sa_handler = on_signal };
 	char host[256] = "worker";
+	char *artifacts = xasprintf("%s/artifacts", opts->data_dir);
 
-	if (mkdir(opts->data_dir, 0755) == -1 && errno != EEXIST)
-		return log_errno("cannot create '%s'", opts->data_dir);
+	if ((mkdir(opts->data_dir, 0755) == -1 && errno != EEXIST) ||
+	    (mkdir(artifacts, 0755) == -1 && errno != EEXIST)) {
+		log_errno("cannot create '%s'", artifacts);
+		free(artifacts);
+		return -1;
+	}
+	free(artifacts);
 	wk.nslots = opts->slots ? opts->slots : 1;
 	wk.slots = xcalloc(wk.nslots, sizeof *wk.slots);
 	gethostname(host, sizeof host - 1);

@@ -777,7 +777,7 @@ test_migration(void **state)
 	assert_non_null(out);
 	assert_non_null(fgets(line, sizeof line, out));
 	pclose(out);
-	assert_string_equal(line, "22\n");
+	assert_string_equal(line, "33\n");
 	free(cmd);
 	free(conninfo);
 }

@@ -16,6 +16,9 @@
 #include "common/log.h"
 #include "common/wire.h"
 
+#define SHA_A "0123456789abcdef0123456789abcdef" \
+	"0123456789abcdef0123456789abcdef"
+
 static void
 fill_game(struct msg *m, uint32_t nseats)
 {
@@ -36,6 +39,7 @@ fill_game(struct msg *m, uint32_t nseats)
 	for (uint32_t i = 0; i < nseats; i++) {
 		g->seats[i].entry = xstrdup("e");
 		g->seats[i].folder = xstrdup("f");
+		g->seats[i].artifact = i == 0 ? xstrdup(SHA_A) : NULL;
 		g->seats[i].build = NULL;
 		g->seats[i].run = xstrdup("r");
 	}
@@ -121,7 +125,94 @@ test_round_trip_game(void **state)
 	assert_null(g->seats[0].build);
 	assert_string_equal(g->seats[1].build, "make");
 	assert_string_equal(g->seats[1].run, "r");
+	assert_string_equal(g->seats[0].artifact, SHA_A);
+	assert_null(g->seats[1].artifact);
+	assert_string_equal(g->seats[1].folder, "f");
 	msg_release(&back);
+	msg_release(&m);
+}
+
+static void refuse(const void *bytes, size_t len);
+
+static void
+test_round_trip_artifacts(void **state)
+{
+	struct msg m = { .type = MSG_FETCH }, back;
+	char *bytes = xmalloc(PROTO_MAX_ARTIFACT);
+	char *buf;
+	size_t len;
+
+	(void)state;
+	m.u.fetch.sha256 = xstrdup(SHA_A);
+	round_trip(&m, &back);
+	assert_string_equal(back.u.fetch.sha256, SHA_A);
+	msg_release(&back);
+	/* Not a sha256: refused both ways round. */
+	m.u.fetch.sha256[0] = 'A';
+	assert_int_equal(wire_encode(&m, &buf, &len), 0);
+	assert_int_equal(wire_decode(buf, len, &back), -1);
+	free(buf);
+	msg_release(&m);
+
+	/* The largest artifact, with every byte value and NULs. */
+	for (size_t i = 0; i < PROTO_MAX_ARTIFACT; i++)
+		bytes[i] = (char)(i * 7 + i / 251);
+	m.type = MSG_ARTIFACT;
+	m.u.artifact.sha256 = xstrdup(SHA_A);
+	m.u.artifact.bytes = bytes;
+	m.u.artifact.len = PROTO_MAX_ARTIFACT;
+	round_trip(&m, &back);
+	assert_string_equal(back.u.artifact.sha256, SHA_A);
+	assert_int_equal(back.u.artifact.len, PROTO_MAX_ARTIFACT);
+	assert_memory_equal(back.u.artifact.bytes, bytes, PROTO_MAX_ARTIFACT);
+	msg_release(&back);
+	/* One byte more cannot be sent. */
+	m.u.artifact.len = PROTO_MAX_ARTIFACT + 1;
+	m.u.artifact.bytes = xrealloc(m.u.artifact.bytes, m.u.artifact.len);
+	assert_int_equal(wire_encode(&m, &buf, &len), -1);
+	/* "None here": no bytes. */
+	free(m.u.artifact.bytes);
+	m.u.artifact.bytes = NULL;
+	m.u.artifact.len = 0;
+	round_trip(&m, &back);
+	assert_null(back.u.artifact.bytes);
+	msg_release(&back);
+	/* Empty but present. */
+	m.u.artifact.bytes = xstrdup("");
+	round_trip(&m, &back);
+	assert_non_null(back.u.artifact.bytes);
+	assert_int_equal(back.u.artifact.len, 0);
+	msg_release(&back);
+	msg_release(&m);
+}
+
+static void
+test_artifact_refusals(void **state)
+{
+	/* [2, 202, "ab", bin "x"]: a short hash. */
+	static const unsigned char shorthash[] = { 0x94, 0x02, 0xcc, 0xca,
+	    0xa2, 'a', 'b', 0xc4, 0x01, 'x' };
+	/* [2, 102, bin ...]: a hash as bytes, not text. */
+	static const unsigned char binhash[] = { 0x93, 0x02, 0x66, 0xc4, 0x01,
+	    'x' };
+	/* A bin whose claimed length runs past the end. */
+	static const unsigned char trunc[] = { 0x94, 0x02, 0xcc, 0xca, 0xc0,
+	    0xc6, 0x7f, 0xff, 0xff, 0xff };
+	/* A seat with neither artifact nor folder. */
+	struct msg m;
+	char *buf;
+	size_t len;
+
+	(void)state;
+	refuse(shorthash, sizeof shorthash);
+	refuse(binhash, sizeof binhash);
+	refuse(trunc, sizeof trunc);
+	fill_game(&m, 2);
+	free(m.u.game.seats[1].folder);
+	m.u.game.seats[1].folder = NULL;
+	assert_int_equal(wire_encode(&m, &buf, &len), 0);
+	refuse(buf, len);
+	free(buf);
 	msg_release(&m);
 }
 
@@ -161,21 +252,21 @@ refuse(const void *bytes, size_t len)
 static void
 test_refusals(void **state)
 {
-	static const unsigned char ok[] = { 0x92, 0x01, 0x01 };
-	static const unsigned char version[] = { 0x92, 0x02, 0x01 };
+	static const unsigned char ok[] = { 0x92, 0x02, 0x01 };
+	static const unsigned char version[] = { 0x92, 0x01, 0x01 };
 	static const unsigned char type[] = { 0x92, 0x01, 0x07 };
-	static const unsigned char count[] = { 0x93, 0x01, 0x01, 0x01 };
-	static const unsigned char ftype[] = { 0x94, 0x01, 0xcc, 0x64, 0x05,
+	static const unsigned char count[] = { 0x93, 0x02, 0x01, 0x01 };
+	static const unsigned char ftype[] = { 0x94, 0x02, 0xcc, 0x64, 0x05,
 	    0x01 };
-	static const unsigned char nul[] = { 0x94, 0x01, 0x64, 0xa3, 'a', 0,
+	static const unsigned char nul[] = { 0x94, 0x02, 0x64, 0xa3, 'a', 0,
 	    'b', 0x01 };
-	static const unsigned char neg[] = { 0x94, 0x01, 0x64, 0xa1, 'a',
+	static const unsigned char neg[] = { 0x94, 0x02, 0x64, 0xa1, 'a',
 	    0xff };
 	static const unsigned char map[] = { 0x81, 0x01, 0x01 };
-	static const unsigned char trail[] = { 0x92, 0x01, 0x01, 0x00 };
+	static const unsigned char trail[] = { 0x92, 0x02, 0x01, 0x00 };
 	static const unsigned char huge[] = { 0xdd, 0xff, 0xff, 0xff, 0xff };
 	static const unsigned char hugestr[] = { 0xdb, 0xff, 0xff, 0xff, 0xf0 };
-	static const unsigned char flt[] = { 0x92, 0x01, 0xca, 0, 0, 0, 0 };
+	static const unsigned char flt[] = { 0x92, 0x02, 0xca, 0, 0, 0, 0 };
 	struct msg m;
 
 	(void)state;
@@ -200,8 +291,8 @@ test_refusals(void **state)
 static void
 test_too_many_seats(void **state)
 {
-	static const unsigned char seat[] = { 0x94, 0xa1, 'e', 0xa1, 'f',
-	    0xc0, 0xa1, 'r' };
+	static const unsigned char seat[] = { 0x95, 0xa1, 'e', 0xc0, 0xa1,
+	    'f', 0xc0, 0xa1, 'r' };
 	struct msg m, back;
 	char *buf;
 	size_t len;
@@ -210,14 +301,16 @@ test_too_many_seats(void **state)
 	fill_game(&m, PROTO_MAX_SEATS);
 	free(m.u.game.seats[1].build);
 	m.u.game.seats[1].build = NULL;
+	free(m.u.game.seats[0].artifact);
+	m.u.game.seats[0].artifact = NULL;
 	assert_int_equal(wire_encode(&m, &buf, &len), 0);
 	assert_int_equal(wire_decode(buf, len, &back), 0);
 	msg_release(&back);
 	/* Patch the seats array (the last field) to hold one more seat. */
-	assert_int_equal((unsigned char)buf[len - 8 * PROTO_MAX_SEATS - 1],
+	assert_int_equal((unsigned char)buf[len - 9 * PROTO_MAX_SEATS - 1],
 	    0x90 + PROTO_MAX_SEATS);
 	buf = xrealloc(buf, len + sizeof seat);
-	buf[len - 8 * PROTO_MAX_SEATS - 1]++;
+	buf[len - 9 * PROTO_MAX_SEATS - 1]++;
 	memcpy(buf + len, seat, sizeof seat);
 	refuse(buf, len + sizeof seat);
 	free(buf);
@@ -361,6 +454,8 @@ main(void)
 		cmocka_unit_test(test_round_trip_small),
 		cmocka_unit_test(test_round_trip_game),
 		cmocka_unit_test(test_round_trip_result),
+		cmocka_unit_test(test_round_trip_artifacts),
+		cmocka_unit_test(test_artifact_refusals),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_too_many_seats),
 		cmocka_unit_test(test_fuzz),
