@@ -74,19 +74,10 @@ static struct timer timers[T_COUNT] = {
 	{ "seen", 0, 0 },
 };
 
-static int64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void
 timer_add(int t, int64_t since)
 {
-	timers[t].ns += now_ns() - since;
+	timers[t].ns += clock_now_ns() - since;
 	timers[t].calls++;
 }
 
@@ -111,7 +102,7 @@ int
 __wrap_db_game_claim(struct db *db, int64_t tid, const char *worker,
     int64_t lease_ms, struct msg_game *game)
 {
-	int64_t t0 = now_ns();
+	int64_t t0 = clock_now_ns();
 	int rc = __real_db_game_claim(db, tid, worker, lease_ms, game);
 
 	timer_add(T_CLAIM, t0);
@@ -122,7 +113,7 @@ int
 __wrap_db_result_record(struct db *db, const struct msg_result *r,
     const char *worker, bool *recorded)
 {
-	int64_t t0 = now_ns();
+	int64_t t0 = clock_now_ns();
 	int rc = __real_db_result_record(db, r, worker, recorded);
 
 	timer_add(T_RECORD, t0);
@@ -133,7 +124,7 @@ int
 __wrap_tournament_advance(struct db *db, const struct spec *spec,
     int64_t tid, bool *finished)
 {
-	int64_t t0 = now_ns();
+	int64_t t0 = clock_now_ns();
 	int rc = __real_tournament_advance(db, spec, tid, finished);
 
 	timer_add(T_ADVANCE, t0);
@@ -144,7 +135,7 @@ int
 __wrap_db_worker_seen(struct db *db, int64_t tid, const char *name,
     const char *address, int n)
 {
-	int64_t t0 = now_ns();
+	int64_t t0 = clock_now_ns();
 	int rc = __real_db_worker_seen(db, tid, name, address, n);
 
 	timer_add(T_SEEN, t0);
@@ -343,14 +334,14 @@ wire_baseline(unsigned window)
 		while (readable && (rc = wire_recv(w, &peer, &m)) != 0) {
 			if (rc == 1 && m.type == MSG_READY && !ready) {
 				ready = true;
-				t0 = now_ns();
+				t0 = clock_now_ns();
 			}
 			got += rc == 1 && m.type == MSG_RESULT;
 			if (rc == 1)
 				msg_release(&m);
 		}
 	}
-	double gps = rounds * 1e9 / (double)(now_ns() - t0);
+	double gps = rounds * 1e9 / (double)(clock_now_ns() - t0);
 
 	wire_send(w, &peer, &bye);
 	reap(pid);
@@ -362,12 +353,12 @@ wire_baseline(unsigned window)
 static double
 sql_baseline(struct db *db, const char *sql)
 {
-	int64_t t0 = now_ns();
+	int64_t t0 = clock_now_ns();
 
 	for (int i = 0; i < rounds; i++)
 		if (db_exec(db, sql, 0, NULL) < 0)
 			exit(1);
-	return rounds * 1e9 / (double)(now_ns() - t0);
+	return rounds * 1e9 / (double)(clock_now_ns() - t0);
 }
 
 /* --- the dispatch runs --- */
@@ -448,10 +439,10 @@ dispatch_once(struct db *db, int nworkers, struct run *r)
 		timers[t].ns = timers[t].calls = 0;
 	cpu0 = self_cpu_us();
 	pg0 = pg_cpu_us();
-	t0 = now_ns();
+	t0 = clock_now_ns();
 	if (dispatch_run(&o) < 0)
 		return -1;
-	r->secs = (double)(now_ns() - t0) / 1e9;
+	r->secs = (double)(clock_now_ns() - t0) / 1e9;
 	r->self_us = self_cpu_us() - cpu0;
 	r->pg_us = pg_cpu_us() - pg0;
 	memcpy(r->t, timers, sizeof timers);

@@ -42,6 +42,7 @@
 #include <unistd.h>
 #include <linux/mount.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/filter.h"
@@ -60,15 +61,6 @@ struct series {
 static char box[64];		/* the bots' folder, owned by the files uid */
 static char bot_path[128];	/* echo bot inside box */
 static int devnull = -1;
-
-static int64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void
 series_init(struct series *s, const char *name, int cap)
@@ -112,7 +104,7 @@ die_errno(const char *what)
 static int64_t
 spawn_once(char *const argv[])
 {
-	int64_t t0 = now_ns();
+	int64_t t0 = clock_now_ns();
 	pid_t pid = fork();
 	int status;
 
@@ -132,7 +124,7 @@ spawn_once(char *const argv[])
 		fprintf(stderr, "%s failed (status %d)\n", argv[0], status);
 		exit(1);
 	}
-	return now_ns() - t0;
+	return clock_now_ns() - t0;
 }
 
 /* gap_us > 0: idle that long before each spawn, as between the turns of
@@ -172,20 +164,20 @@ bench_sandbox_spawn(struct series *total, struct series part[3], int n,
 		char *detail = NULL;
 		if (gap_us > 0)
 			usleep((useconds_t)gap_us);
-		int64_t t0 = now_ns();
+		int64_t t0 = clock_now_ns();
 		struct sandbox *sb = sandbox_new(&o);
 		if (!sb)
 			exit(1);
-		int64_t t1 = now_ns();
+		int64_t t1 = clock_now_ns();
 		if (sandbox_wait(sb, 10000, &v, &detail) < 0 ||
 		    v != VERDICT_OK) {
 			fprintf(stderr, "sandboxed /bin/true: %s\n",
 			    detail ? detail : "failed");
 			exit(1);
 		}
-		int64_t t2 = now_ns();
+		int64_t t2 = clock_now_ns();
 		sandbox_free(sb);
-		int64_t t3 = now_ns();
+		int64_t t3 = clock_now_ns();
 		free(detail);
 		total->ns[total->n++] = t3 - t0;
 		part[0].ns[part[0].n++] = t1 - t0;
@@ -240,9 +232,9 @@ bench_pipe_moves(struct series *s, int m)
 	close(from[1]);
 	for (int i = 0; i < m; i++) {
 		snprintf(line, sizeof line, "move %d\n", i);
-		int64_t t0 = now_ns();
+		int64_t t0 = clock_now_ns();
 		round_trip(to[1], from[0], line);
-		s->ns[s->n++] = now_ns() - t0;
+		s->ns[s->n++] = clock_now_ns() - t0;
 	}
 	close(to[1]);
 	close(from[0]);
@@ -267,15 +259,15 @@ bench_sandbox_moves(struct series *s, struct series part[3], int m)
 	close(from[1]);
 	for (int i = 0; i < m; i++) {
 		snprintf(line, sizeof line, "move %d\n", i);
-		int64_t t0 = now_ns();
+		int64_t t0 = clock_now_ns();
 		if (sandbox_thaw(sb) < 0)
 			exit(1);
-		int64_t t1 = now_ns();
+		int64_t t1 = clock_now_ns();
 		round_trip(to[1], from[0], line);
-		int64_t t2 = now_ns();
+		int64_t t2 = clock_now_ns();
 		if (sandbox_freeze(sb) < 0)
 			exit(1);
-		int64_t t3 = now_ns();
+		int64_t t3 = clock_now_ns();
 		s->ns[s->n++] = t3 - t0;
 		part[0].ns[part[0].n++] = t1 - t0;
 		part[1].ns[part[1].n++] = t2 - t1;
@@ -392,17 +384,17 @@ replay_child(int go, int res, int box_fd)
 	if (read(go, &c, 1) != 1 || setresgid(0, 0, 0) < 0 ||
 	    setgroups(0, NULL) < 0 || setresuid(0, 0, 0) < 0)
 		_exit(1);
-	int64_t t0 = now_ns();
+	int64_t t0 = clock_now_ns();
 	if (rootfs_prepare(err, sizeof err) < 0 ||
 	    rootfs_finish(box_fd, true, 64 * 1024, 0, err, sizeof err) < 0) {
 		fprintf(stderr, "rootfs: %s\n", err);
 		_exit(1);
 	}
-	int64_t t1 = now_ns();
+	int64_t t1 = clock_now_ns();
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || filter_load(false) < 0)
 		_exit(1);
 	t[0] = t1 - t0;
-	t[1] = now_ns() - t1;
+	t[1] = clock_now_ns() - t1;
 	(void)write(res, t, sizeof t);
 	_exit(0);
 }
@@ -430,17 +422,17 @@ replay_once(struct series st[ST_COUNT], int userns)
 	int64_t t[ST_COUNT + 1], child_t[2];
 	int slot, go[2], res[2], status;
 
-	t[0] = now_ns();
+	t[0] = clock_now_ns();
 	int lock = lock_slot(&slot);
-	t[1] = now_ns();
+	t[1] = clock_now_ns();
 	uid_t uids[2] = { SANDBOX_SETUP_UID_BASE + slot,
 	    SANDBOX_BOT_UID_BASE + slot };
 	struct cgroup *cg = cgroup_new(slot, 0, 64, uids);
 	if (!cg)
 		exit(1);
-	t[2] = now_ns();
+	t[2] = clock_now_ns();
 	int box_fd = idmapped_box(userns);
-	t[3] = now_ns();
+	t[3] = clock_now_ns();
 	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(res, O_CLOEXEC) < 0)
 		die_errno("cannot create pipes");
 	pid_t pid = (pid_t)syscall(SYS_clone, NS_FLAGS | SIGCHLD, NULL, NULL,
@@ -449,22 +441,22 @@ replay_once(struct series st[ST_COUNT], int userns)
 		replay_child(go[0], res[1], box_fd);
 	if (pid < 0)
 		die_errno("cannot clone");
-	t[4] = now_ns();
+	t[4] = clock_now_ns();
 	write_maps(pid, slot);
-	t[5] = now_ns();
+	t[5] = clock_now_ns();
 	if (cgroup_attach(cg, pid) < 0)
 		exit(1);
-	t[6] = now_ns();
+	t[6] = clock_now_ns();
 	if (write(go[1], "g", 1) != 1 || read(res[0], child_t, sizeof child_t) !=
 	    sizeof child_t) {
 		fprintf(stderr, "the replayed sandbox child failed\n");
 		exit(1);
 	}
-	int64_t t_done = now_ns();
+	int64_t t_done = clock_now_ns();
 	waitpid(pid, &status, 0);
-	int64_t t_reaped = now_ns();
+	int64_t t_reaped = clock_now_ns();
 	cgroup_free(cg);
-	int64_t t_freed = now_ns();
+	int64_t t_freed = clock_now_ns();
 	close(box_fd);
 	close(lock);
 	for (int i = 0; i < 4; i++)

@@ -73,6 +73,7 @@
 #include <unistd.h>
 #include <linux/mount.h>
 
+#include "common/clock.h"
 #include "common/log.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/child.h"
@@ -248,15 +249,6 @@ detached_box(const char *dir, int slot)
 	log_errno("cannot make the mount of '%s' nosuid", dir);
 	close(fd);
 	return -1;
-}
-
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void
@@ -872,11 +864,11 @@ int
 sandbox_wait(struct sandbox *sb, int64_t timeout_ms, enum verdict *verdict,
     char **detail)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = clock_now_ms() + timeout_ms;
 	struct pollfd p = { .fd = sb->pidfd, .events = POLLIN };
 
 	while (!sb->ended && !sb->reaped) {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - clock_now_ms();
 		if (left <= 0) {
 			sandbox_kill(sb);
 			if (!sb->have_status) {
