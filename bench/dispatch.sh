@@ -6,9 +6,10 @@
 # round trip, SELECT 1 and a one-row UPDATE through libpq). PASS/MISS
 # against 2,000 games/s. Starts and removes its own PostgreSQL cluster.
 #
-# Usage: bench/dispatch.sh [-e ENTRIES] [-s SLOTS] [-w 1,2,4] [-n ROUNDS] [-a]
+# Usage: bench/dispatch.sh [-e ENTRIES] [-s SLOTS] [-w 1,2,4] [-n ROUNDS] [-a] [-W]
 #   -e 60 (default): 3,540 games a run; -e 142: 20,022
 #   -a: synchronous_commit off on the coordinator's connection
+#   -W: no warm-up tournament (played first, not reported)
 # BUILD_DIR (default /tmp/build-dbench) is configured Release if new.
 
 set -euo pipefail

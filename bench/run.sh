@@ -1,7 +1,9 @@
 #!/bin/bash
 # Sandbox benchmark (issue 3): spawn-to-exit of /bin/true directly, under
-# the arena sandbox and under bwrap, and the per-move round trip of a
-# persistent bot through plain pipes vs the sandbox with thaw and freeze.
+# the arena sandbox (cold, prepared ahead, and run again in one sandbox as
+# a per-turn bot's calls are) and under bwrap, and the per-move round trip
+# of a persistent bot through plain pipes vs the sandbox with thaw and
+# freeze.
 # Prints one table with ratios against fork+exec measured in the same run
 # and PASS/MISS against the two targets. Needs root (cgroups, namespaces).
 #

@@ -8,7 +8,8 @@
  * (everything on the critical path) and with sandbox_prepare() (the
  * steady state of runs one after another: each sandbox_free() has the
  * next sandbox prepared by the helper; its first run, which waits for
- * the helper, is shown apart), and, given --bwrap, by bwrap
+ * the helper, is shown apart), reused (sandbox_again: the next command
+ * of a per-turn bot in the same sandbox), and, given --bwrap, by bwrap
  * --unshare-all --ro-bind / / /bin/true. Back to back and with 100 ms
  * of idle before each spawn (a game's turns: the next sandbox is ready
  * by then).
@@ -184,6 +185,46 @@ bench_sandbox_spawn(struct series *total, struct series part[3], int n,
 		part[1].ns[part[1].n++] = t2 - t1;
 		part[2].ns[part[2].n++] = t3 - t2;
 	}
+}
+
+/* One sandbox with `again`, /bin/true run in it n times by sandbox_again
+ * + sandbox_wait (the calls of a per-turn bot after its first); the
+ * first run, which makes it, is not counted. */
+static void
+bench_sandbox_again(struct series *total, struct series part[2], int n,
+    int gap_us)
+{
+	struct sandbox_opts o;
+	struct sandbox *sb;
+	enum verdict v;
+	char *detail = NULL;
+
+	sandbox_opts_init(&o, "/bin/true", devnull, devnull);
+	o.again = o.keep_box = true;
+	for (int i = -1; i < n; i++) {
+		if (gap_us > 0 && i >= 0)
+			usleep((useconds_t)gap_us);
+		int64_t t0 = clock_now_ns();
+		if (i < 0 ? (sb = sandbox_new(&o)) == NULL :
+		    sandbox_again(sb, &o) < 0)
+			exit(1);
+		int64_t t1 = clock_now_ns();
+		if (sandbox_wait(sb, 10000, &v, &detail) < 0 ||
+		    v != VERDICT_OK) {
+			fprintf(stderr, "sandboxed /bin/true again: %s\n",
+			    detail ? detail : "failed");
+			exit(1);
+		}
+		int64_t t2 = clock_now_ns();
+		free(detail);
+		detail = NULL;
+		if (i < 0)
+			continue;
+		total->ns[total->n++] = t2 - t0;
+		part[0].ns[part[0].n++] = t1 - t0;
+		part[1].ns[part[1].n++] = t2 - t1;
+	}
+	sandbox_free(sb);
 }
 
 /* Writes one line and reads it back. */
@@ -590,6 +631,7 @@ main(int argc, char **argv)
 	struct series fe_gap, sbx_gap, sbx_gap_part[3];
 	struct series sbp, sbp_part[3], sbp_first, sbp_gap, sbp_gap_part[3];
 	struct series st[ST_COUNT], st_gap[ST_COUNT];
+	struct series sba, sba_part[2], sba_gap, sba_gap_part[2];
 	int n_gap = n / 10;
 	series_init(&fe, "fork + exec /bin/true", n);
 	series_init(&fsh, "fork + exec sh -c 'exec /bin/true'", n);
@@ -607,6 +649,13 @@ main(int argc, char **argv)
 	series_init(&sbp_gap_part[0], "  sandbox_new", n_gap);
 	series_init(&sbp_gap_part[1], "  sandbox_wait", n_gap);
 	series_init(&sbp_gap_part[2], "  sandbox_free", n_gap);
+	series_init(&sba, "reused (sandbox_again): again + wait", n);
+	series_init(&sba_part[0], "  sandbox_again (up to \"go\")", n);
+	series_init(&sba_part[1], "  sandbox_wait (true runs, init reaps)",
+	    n);
+	series_init(&sba_gap, "reused, 100 ms apart", n_gap);
+	series_init(&sba_gap_part[0], "  sandbox_again", n_gap);
+	series_init(&sba_gap_part[1], "  sandbox_wait", n_gap);
 	series_init(&bw, "bwrap --unshare-all --ro-bind / / /bin/true", n);
 	series_init(&fe_gap, "fork + exec /bin/true, 100 ms apart", n_gap);
 	series_init(&sbx_gap, "arena sandbox, cold, 100 ms apart", n_gap);
@@ -639,6 +688,7 @@ main(int argc, char **argv)
 		sandbox_unprepare();
 		for (int i = 0; i < 3; i++)
 			free(first[i].ns);
+		bench_sandbox_again(&sba, sba_part, n / 10, 0);
 		if (bwrap)
 			bench_spawn(&bw, bw_argv, n / 10, 0);
 	}
@@ -648,6 +698,7 @@ main(int argc, char **argv)
 		exit(1);
 	bench_sandbox_spawn(&sbp_gap, sbp_gap_part, n_gap, 100000);
 	sandbox_unprepare();
+	bench_sandbox_again(&sba_gap, sba_gap_part, n_gap, 100000);
 	bench_pipe_moves(&pipe_rt, m);
 	bench_sandbox_moves(&sbx_rt, rt_part, m);
 	bench_breakdown(st, n / 2, 0);
@@ -667,6 +718,9 @@ main(int argc, char **argv)
 	for (int i = 0; i < 3; i++)
 		row(&sbp_part[i], base);
 	row(&sbp_first, base);
+	row(&sba, base);
+	for (int i = 0; i < 2; i++)
+		row(&sba_part[i], base);
 	if (bwrap)
 		row(&bw, base);
 	double base_gap = median_us(&fe_gap);
@@ -678,6 +732,9 @@ main(int argc, char **argv)
 	row(&sbp_gap, base_gap);
 	for (int i = 0; i < 3; i++)
 		row(&sbp_gap_part[i], base_gap);
+	row(&sba_gap, base_gap);
+	for (int i = 0; i < 2; i++)
+		row(&sba_gap_part[i], base_gap);
 	header("Persistent echo bot, per move", false);
 	row(&pipe_rt, 0);
 	row(&sbx_rt, 0);
@@ -703,6 +760,11 @@ main(int argc, char **argv)
 	    "100 ms apart\n  prepared ahead (sandbox_prepare), steady state: "
 	    "%.2fx back to back, %.2fx 100 ms apart  %s\n", ratio, ratio_gap,
 	    prep, prep_gap, prep <= 2.0 && prep_gap <= 2.0 ? "PASS" : "MISS");
+	double again = median_us(&sba) / base;
+	double again_gap = median_us(&sba_gap) / base_gap;
+	printf("  reused (sandbox_again, a per-turn bot's calls after its "
+	    "first): %.2fx back to back, %.2fx 100 ms apart  %s\n", again,
+	    again_gap, again <= 2.0 && again_gap <= 2.0 ? "PASS" : "MISS");
 	printf("Target 2, thaw + move + freeze median under 100 us: %.1f us  "
 	    "%s\n", rt, rt < 100.0 ? "PASS" : "MISS");
 	nftw(box, remove_entry, 8, FTW_DEPTH | FTW_PHYS);

@@ -36,6 +36,10 @@ static const struct command commands[] = {
 	    "        [--db URL] [--data DIR]" },
 	{ "show", cmd_show,
 	    "show game ID | match ID [--replay] [--db URL] [--data DIR]" },
+	{ "verify", cmd_verify,
+	    "verify GAME... | --all [SPEC] [--db URL] [--data DIR]" },
+	{ "replay", cmd_replay,
+	    "replay GAME [--html FILE] [--delay MS] [--db URL] [--data DIR]" },
 	{ "rerun", cmd_rerun,
 	    "rerun [SPEC] (--game ID | --match ID)... --reason TEXT [--by NAME]\n"
 	    "        [--workers N] [--queue-only] [--db URL] [--data DIR]" },

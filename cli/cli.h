@@ -7,6 +7,8 @@
 #ifndef ARENA_CLI_H
 #define ARENA_CLI_H
 
+#include <stdint.h>
+
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
@@ -22,12 +24,20 @@ int cmd_doctor(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_rerun(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 /* Plays what the database has queued for the tournament of spec_path, as
  * `arena run` does (same serve path: local workers on a private endpoint)
  * until it is finished; no standings printed. 0, or 1 after logging. */
 int cli_run_queued(const char *spec_path, const char *db_url,
     const char *data_arg, long workers);
+
+/* Writes every stage's standings of the tournament as tables, as
+ * `arena standings` does. 0, or -1 after logging. */
+struct db;
+int cli_print_standings(struct db *db, int64_t tournament_id,
+    const char *title);
 
 /* Parses arg, the value of option opt, as an integer in min..max; -1 after
  * saying what it takes. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/spec.h"
+#include "coordinator/plan.h"
 #include "coordinator/tournament.h"
 
 static void
@@ -18,7 +19,9 @@ print_stage(const struct spec *spec, size_t i, FILE *out)
 	const struct spec_stage *s = &spec->stages[i];
 	size_t n = spec_stage_entrants(spec, i);
 	size_t ngroups = spec_stage_ngroups(spec, i, n);
-	size_t nmatches = spec_stage_matches(spec, i);
+	size_t nmatches, ngames;
+
+	plan_stage_size(spec, i, &nmatches, &ngames);
 
 	fprintf(out, "%s %s (", i ? "," : "", s->name);
 	if (i > 0)
@@ -27,17 +30,20 @@ print_stage(const struct spec *spec, size_t i, FILE *out)
 		fprintf(out, "%zu group%s, ", ngroups, ngroups == 1 ? "" : "s");
 	if (s->advance > 0)
 		fprintf(out, "top %zu advance, ", s->advance);
-	fprintf(out, "%zu matches, %zu games)", nmatches,
-	    nmatches * 2 * spec->ndatasets);
+	fprintf(out, "%zu matches, %zu games)", nmatches, ngames);
 }
 
 static void
 print_summary(const struct spec *spec, FILE *out)
 {
-	fprintf(out, "%s: '%s', game %s, %zu entr%s, %zu dataset%s, stages:",
+	fprintf(out, "%s: '%s', game %s, %zu entr%s, %zu dataset%s,",
 	    spec->path, spec->name, spec->game, spec->nentries,
 	    spec->nentries == 1 ? "y" : "ies", spec->ndatasets,
 	    spec->ndatasets == 1 ? "" : "s");
+	if (spec->nspares > 0)
+		fprintf(out, " %zu spare%s,", spec->nspares,
+		    spec->nspares == 1 ? "" : "s");
+	fputs(" stages:", out);
 	for (size_t i = 0; i < spec->nstages; i++)
 		print_stage(spec, i, out);
 	fputc('\n', out);

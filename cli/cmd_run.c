@@ -189,20 +189,6 @@ workers_reap(struct local_workers *lw)
 	}
 }
 
-static int
-print_standings(struct db *db, const struct spec *spec, int64_t tid)
-{
-	struct db_standing *rows = NULL;
-	size_t n = 0;
-	int rc;
-
-	if (db_standings(db, tid, NULL, &rows, &n) < 0)
-		return -1;
-	rc = export_standings(stdout, EXPORT_TABLE, spec->name, rows, n);
-	db_standings_free(rows, n);
-	return rc;
-}
-
 /* Where a local worker connects to reach bind: a wildcard address, any
  * interface or 0.0.0.0, is reached on loopback. Caller
  * owns the result; free(). */
@@ -341,7 +327,7 @@ serve(const struct serve_opts *o)
 		goto out;
 	if (!finished && coordinate_on(o, db, spec, tid, data) < 0)
 		goto out;
-	if (o->standings && print_standings(db, spec, tid) < 0)
+	if (o->standings && cli_print_standings(db, tid, spec->name) < 0)
 		goto out;
 	rc = 0;
 out:

@@ -113,10 +113,17 @@ static void
 print_game(const struct db_game_detail *d, bool replay)
 {
 	printf("game %" PRId64 " of '%s': stage %s, group %s, match %" PRId64
-	    ", game %d; %s first, %s second\n", d->game, d->tournament,
-	    d->stage, d->group, d->match, d->idx + 1, d->first, d->second);
+	    ", game %d; ", d->game, d->tournament, d->stage, d->group,
+	    d->match, d->idx + 1);
+	if (d->nseats > 2)
+		printf("seats %s\n", d->seat_names);
+	else
+		printf("%s first, %s second\n", d->first, d->second);
 	printf("dataset %s, seed %s, %s, attempt %d\n", d->dataset, d->seed,
 	    d->state, d->attempt);
+	if (d->replaced_by != 0)
+		printf("undecided: replaced by game %" PRId64 " on a spare "
+		    "dataset, which counts instead\n", d->replaced_by);
 	for (size_t i = 0; i < d->nattempts; i++)
 		print_attempt(&d->attempts[i], replay);
 	for (size_t i = 0; i < d->nevents; i++)

@@ -1,8 +1,8 @@
 /*
  * proto: the one wire contract between coordinator and workers. Every
  * message is one ZeroMQ frame holding a msgpack array
- * [PROTO_VERSION, type, fields...]; common/wire.c encodes and decodes all of
- * them and nothing else touches msgpack or libzmq.
+ * [PROTO_VERSION, type, fields...]; common/wire*.c send, encode and decode
+ * all of them and nothing else touches msgpack or libzmq.
  *
  * Bump PROTO_VERSION when any of this changes.
  *
@@ -11,7 +11,8 @@
  *	                        <----   GAME{...}        one per free slot
  *	FETCH{sha256}           ---->                    a bot artifact it
  *	                        <----   ARTIFACT{sha256, bytes}   lacks
- *	RESULT{...}             ---->                    frees the slot
+ *	RESULT{...}             ---->                    kept until ACKed,
+ *	                        <----   ACK{ids}         which frees the slot
  *	HEARTBEAT               <--->   HEARTBEAT        both ways, every
  *	                                                 PROTO_HEARTBEAT_MS
  *	                        <----   BYE              tournament over
@@ -51,7 +52,11 @@ enum msg_type {
 	MSG_GAME = 200,		/* coordinator -> worker */
 	MSG_BYE = 201,
 	MSG_ARTIFACT = 202,	/* answers FETCH */
+	MSG_ACK = 203,		/* results dealt with */
 };
+
+/* At most this many results in one ACK. */
+#define PROTO_MAX_ACK 4096
 
 struct msg_ready {
 	char *worker;		/* worker name, e.g. host:pid */
@@ -115,6 +120,17 @@ struct msg_artifact {
 	size_t len;
 };
 
+/* The results (game, attempt) the coordinator has dealt with: recorded,
+ * or refused for good (a duplicate, a stale attempt, malformed). A worker
+ * keeps each result, sending it again after a reconnect, until it is
+ * ACKed; the slot is free from then on. Travels as one bin of 12 bytes
+ * (big-endian id, attempt) per result. */
+struct msg_ack {
+	uint32_t n;		/* at most PROTO_MAX_ACK */
+	int64_t *game_ids;
+	int32_t *attempts;
+};
+
 struct msg {
 	enum msg_type type;
 	union {
@@ -123,6 +139,7 @@ struct msg {
 		struct msg_result result;
 		struct msg_fetch fetch;
 		struct msg_artifact artifact;
+		struct msg_ack ack;
 	} u;
 };
 

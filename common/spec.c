@@ -403,6 +403,10 @@ spec_free(struct spec *spec)
 		free(spec->datasets[i].name);
 		free(spec->datasets[i].path);
 	}
+	for (size_t i = 0; i < spec->nspares; i++) {
+		free(spec->spares[i].name);
+		free(spec->spares[i].path);
+	}
 	for (size_t i = 0; i < spec->nentries; i++) {
 		free(spec->entries[i].name);
 		free(spec->entries[i].folder);
@@ -419,8 +423,14 @@ spec_free(struct spec *spec)
 		}
 		free(s->draw);
 		free(s->name);
+		for (size_t k = 0; k < s->nopponents; k++) {
+			free(s->opponents[k].entry);
+			free(s->opponents[k].points);
+		}
+		free(s->opponents);
 	}
 	free(spec->datasets);
+	free(spec->spares);
 	free(spec->entries);
 	free(spec->stages);
 	free(spec->path);

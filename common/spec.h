@@ -54,6 +54,22 @@ struct spec_limits {
 enum spec_format {
 	SPEC_ROUND_ROBIN,	/* groups, each a single round-robin */
 	SPEC_FINAL,		/* round-robin of the previous stage's advancers */
+	SPEC_GAUNTLET,		/* each entrant against listed opponents */
+	SPEC_COMBINATIONS,	/* every k-subset of the entrants plays */
+	SPEC_ALL_VS_ALL,	/* every pair, both sides, repeat times;
+				 * scores summed */
+};
+
+/* A gauntlet opponent: a spec entry every ranked entrant plays, scored
+ * either proportionally, weight * (games - lost) / games, or from a table
+ * of points by games lost (points[lost], games + 1 of them). */
+struct spec_opponent {
+	char *entry;		/* entry name */
+	int64_t weight;		/* when points is NULL */
+	int64_t *points;	/* or points[lost]; NULL for weight */
+	size_t npoints;
+	struct spec_pos pos;	/* the opponent */
+	struct spec_pos points_pos;
 };
 
 struct spec_stage {
@@ -65,6 +81,17 @@ struct spec_stage {
 				 * entry names; NULL: drawn by seed */
 	size_t ndraw;		/* number of given groups */
 	size_t advance;		/* top K of each group go on; 0 = none */
+	size_t games_per_side;	/* gauntlet: games per colour, dataset and
+				 * opponent; default 5 */
+	struct spec_opponent *opponents;	/* gauntlet */
+	size_t nopponents;
+	size_t seats;		/* combinations: k; 0 = the game's most */
+	struct spec_pos seats_pos;
+	bool rotation;		/* combinations: each subset in all k
+				 * rotations of seats (default), or once
+				 * in list order */
+	size_t repeat;		/* all_vs_all: games per pair, dataset and
+				 * side; default 1 */
 	struct spec_pos pos;
 };
 
@@ -77,6 +104,10 @@ struct spec {
 	uint64_t seed;		/* "seed:"; default 0 */
 	struct spec_dataset *datasets;
 	size_t ndatasets;
+	/* "spare_datasets:", in order: an undecided game is played again on
+	 * the next one (docs/spec.md); names unique with the datasets'. */
+	struct spec_dataset *spares;
+	size_t nspares;
 	struct spec_entry *entries;
 	size_t nentries;
 	struct spec_limits limits;
@@ -97,15 +128,27 @@ int spec_stage_index(const struct spec *spec, const char *name);
  * Entrants: every entry for the first stage, else the previous stage's
  * groups * advance. Groups for nentrants: the draw's, `groups`,
  * ceil(nentrants / group_size), or 1. Sizes are as equal as possible: the
- * first nentrants % ngroups groups have one more. Matches: a single
- * round-robin in each group. */
+ * first nentrants % ngroups groups have one more; a gauntlet,
+ * combinations or all_vs_all stage is one group. Matches: a single
+ * round-robin in each group; a gauntlet, ranked entrants * opponents;
+ * combinations, the k-subsets (0 when k is the game's, unknown here);
+ * all_vs_all, the pairs. */
 size_t spec_stage_entrants(const struct spec *spec, size_t stage);
 size_t spec_stage_ngroups(const struct spec *spec, size_t stage,
     size_t nentrants);
 size_t spec_stage_group_size(const struct spec *spec, size_t stage,
     size_t nentrants, size_t group);
 size_t spec_stage_matches(const struct spec *spec, size_t stage);
-/* "round_robin" or "final". */
+/* Games a gauntlet entrant plays against each opponent:
+ * 2 * games_per_side * datasets. */
+size_t spec_gauntlet_games(const struct spec *spec, size_t stage);
+/* Games each pair of an all_vs_all stage plays: 2 * repeat * datasets. */
+size_t spec_pair_games(const struct spec *spec, size_t stage);
+/* Whether entry e is an opponent of gauntlet stage (never ranked there). */
+bool spec_is_opponent(const struct spec *spec, size_t stage, size_t e);
+/* n choose k, saturating at SIZE_MAX. */
+size_t spec_choose(size_t n, size_t k);
+/* "round_robin", "final", "gauntlet", "combinations" or "all_vs_all". */
 const char *spec_format_name(enum spec_format format);
 
 #endif

@@ -36,6 +36,10 @@ struct spec_marks {
 	struct spec_pos group_size;
 	struct spec_pos draw;
 	struct spec_pos advance;
+	struct spec_pos games_per_side;
+	struct spec_pos opponents;
+	struct spec_pos rotation;
+	struct spec_pos repeat;
 	bool ok;		/* the stage itself had no problem */
 };
 

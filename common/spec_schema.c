@@ -350,17 +350,31 @@ base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* The dataset named name in list (n of them), or NULL. */
+static const struct spec_dataset *
+find_dataset(const struct spec_dataset *list, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(list[i].name, name) == 0)
+			return &list[i];
+	return NULL;
+}
+
+/* Appends one dataset (or spare dataset) to list, *n long so far; names
+ * are unique across both lists. */
 static void
-load_dataset(struct spec_loader *ld, const struct spec_node *n)
+load_dataset(struct spec_loader *ld, const struct spec_node *n,
+    struct spec_dataset *list, size_t *count)
 {
 	struct spec *spec = ld->spec;
+	const struct spec_dataset *first;
 	struct spec_dataset *d;
 	struct stat st;
 	char *rel;
 
 	if (!want_string(ld, n, "a dataset", &rel))
 		return;
-	d = &spec->datasets[spec->ndatasets++];
+	d = &list[(*count)++];
 	d->pos = n->pos;
 	d->name = xstrdup(base_name(rel));
 	d->path = resolve(spec, rel);
@@ -369,15 +383,13 @@ load_dataset(struct spec_loader *ld, const struct spec_node *n)
 		    strerror(errno));
 	else if (!S_ISREG(st.st_mode))
 		spec_report(ld, n->pos, "dataset '%s' is not a file", rel);
-	for (size_t i = 0; i + 1 < spec->ndatasets; i++) {
-		if (strcmp(spec->datasets[i].name, d->name) == 0) {
-			spec_report(ld, n->pos, "duplicate dataset name '%s' "
-			    "(first at %d:%d)", d->name,
-			    spec->datasets[i].pos.line,
-			    spec->datasets[i].pos.col);
-			break;
-		}
-	}
+	first = find_dataset(list, *count - 1, d->name);
+	if (first == NULL && list == spec->spares)
+		first = find_dataset(spec->datasets, spec->ndatasets, d->name);
+	if (first != NULL)
+		spec_report(ld, n->pos, "duplicate dataset name '%s' "
+		    "(first at %d:%d)", d->name, first->pos.line,
+		    first->pos.col);
 	free(rel);
 }
 
@@ -392,7 +404,22 @@ load_datasets(struct spec_loader *ld, const struct spec_node *list)
 	ld->spec->datasets = xcalloc(list->nkids + 1,
 	    sizeof *ld->spec->datasets);
 	for (size_t i = 0; i < list->nkids; i++)
-		load_dataset(ld, &list->kids[i]);
+		load_dataset(ld, &list->kids[i], ld->spec->datasets,
+		    &ld->spec->ndatasets);
+}
+
+/* After the datasets, so a name used by both is reported here. */
+static void
+load_spares(struct spec_loader *ld, const struct spec_node *list)
+{
+	struct spec *spec = ld->spec;
+
+	if (list == NULL || is_null(list) || !want_kind(ld, list,
+	    SPEC_NODE_LIST, "'spare_datasets'"))
+		return;
+	spec->spares = xcalloc(list->nkids + 1, sizeof *spec->spares);
+	for (size_t i = 0; i < list->nkids; i++)
+		load_dataset(ld, &list->kids[i], spec->spares, &spec->nspares);
 }
 
 static bool
@@ -532,7 +559,8 @@ load_limits(struct spec_loader *ld, const struct spec_node *map)
 		want_bool(ld, v[5], "ponder", &l->ponder);
 }
 
-static const char *const format_names[] = { "round_robin", "final", NULL };
+static const char *const format_names[] = { "round_robin", "final",
+	"gauntlet", "combinations", "all_vs_all", NULL };
 
 const char *
 spec_format_name(enum spec_format format)
@@ -540,14 +568,16 @@ spec_format_name(enum spec_format format)
 	return format_names[format];
 }
 
-static void
+static bool
 load_format(struct spec_loader *ld, const struct spec_node *n,
     struct spec_stage *s)
 {
 	size_t i;
 
-	if (want_word(ld, n, "format", format_names, &i))
-		s->format = (enum spec_format)i;
+	if (!want_word(ld, n, "format", format_names, &i))
+		return false;
+	s->format = (enum spec_format)i;
+	return true;
 }
 
 /* One drawn group: a list of entry names; seen[e] is where entry e was
@@ -637,23 +667,151 @@ load_stage_name(struct spec_loader *ld, const struct spec_node *n, size_t index)
 	}
 }
 
+/* A table of points by games lost: a list of integers. */
+static void
+load_points(struct spec_loader *ld, const struct spec_node *n,
+    struct spec_opponent *o)
+{
+	if (!want_kind(ld, n, SPEC_NODE_LIST, "'points'"))
+		return;
+	o->points_pos = n->pos;
+	o->points = xcalloc(n->nkids + 1, sizeof *o->points);
+	o->npoints = n->nkids;
+	if (n->nkids == 0)
+		spec_report(ld, n->pos, "'points' is empty");
+	for (size_t i = 0; i < n->nkids; i++)
+		want_int(ld, &n->kids[i], "an entry of 'points'", 0,
+		    &o->points[i]);
+}
+
+/* One opponent: {entry: NAME, weight: W} or {entry: NAME, points: [...]};
+ * seen[e] is where entry e was listed first. */
+static void
+load_opponent(struct spec_loader *ld, const struct spec_node *n,
+    struct spec_opponent *o, struct spec_pos *seen)
+{
+	static const char *const keys[] = { "entry", "weight", "points",
+	    NULL };
+	const struct spec_node *v[3];
+	int e;
+
+	o->pos = n->pos;
+	if (!fields(ld, n, "an opponent", keys, 1u, v) ||
+	    !want_string(ld, v[0], "opponent 'entry'", &o->entry))
+		return;
+	e = spec_entry_index(ld->spec, o->entry);
+	if (e < 0)
+		spec_report(ld, v[0]->pos, "unknown opponent '%s': not an "
+		    "entry of the spec", o->entry);
+	else if (seen[e].line != 0)
+		spec_report(ld, v[0]->pos, "opponent '%s' is listed twice "
+		    "(first at %d:%d)", o->entry, seen[e].line, seen[e].col);
+	else
+		seen[e] = v[0]->pos;
+	if (v[1] != NULL && v[2] != NULL)
+		spec_report(ld, v[2][-1].pos, "'points' conflicts with "
+		    "'weight': give one of them");
+	else if (v[1] == NULL && v[2] == NULL)
+		spec_report(ld, n->pos, "opponent '%s' needs 'weight' or "
+		    "'points'", o->entry);
+	else if (v[1] != NULL)
+		want_int(ld, v[1], "'weight'", 0, &o->weight);
+	else
+		load_points(ld, v[2], o);
+}
+
+static void
+load_opponents(struct spec_loader *ld, const struct spec_node *n,
+    size_t stage)
+{
+	struct spec_stage *s = &ld->spec->stages[stage];
+	struct spec_pos *seen;
+
+	if (n == NULL || !want_kind(ld, n, SPEC_NODE_LIST, "'opponents'"))
+		return;
+	ld->marks[stage].opponents = n->pos;
+	if (n->nkids == 0) {
+		spec_report(ld, n->pos, "'opponents' is empty");
+		return;
+	}
+	s->opponents = xcalloc(n->nkids + 1, sizeof *s->opponents);
+	s->nopponents = n->nkids;
+	seen = xcalloc(ld->spec->nentries + 1, sizeof *seen);
+	for (size_t i = 0; i < n->nkids; i++)
+		load_opponent(ld, &n->kids[i], &s->opponents[i], seen);
+	free(seen);
+}
+
+/* Keys of one format only, given on another stage. */
+static void
+check_format_keys(struct spec_loader *ld, const struct spec_node *const *v,
+    const struct spec_stage *s)
+{
+	static const char *const names[] = { "games_per_side", "opponents",
+	    "seats", "rotation", "repeat" };
+	static const enum spec_format owner[] = { SPEC_GAUNTLET,
+	    SPEC_GAUNTLET, SPEC_COMBINATIONS, SPEC_COMBINATIONS,
+	    SPEC_ALL_VS_ALL };
+
+	for (size_t k = 0; k < 5; k++)
+		if (v[k] != NULL && s->format != owner[k])
+			spec_report(ld, v[k][-1].pos, "'%s' only applies to a "
+			    "%s stage", names[k], format_names[owner[k]]);
+	if (s->format == SPEC_GAUNTLET && v[1] == NULL)
+		spec_report(ld, s->pos, "gauntlet '%s' needs 'opponents'",
+		    s->name ? s->name : "");
+}
+
+/* The gauntlet, combinations and all_vs_all keys; known: the format
+ * is. */
+static void
+load_stage_extra(struct spec_loader *ld, const struct spec_node *const *v,
+    size_t index, bool known)
+{
+	struct spec_stage *s = &ld->spec->stages[index];
+	struct spec_marks *m = &ld->marks[index];
+
+	s->games_per_side = 5;
+	s->rotation = true;
+	s->repeat = 1;
+	if (known)
+		check_format_keys(ld, v, s);
+	if (want_count(ld, v[0], "'games_per_side'", 1, &s->games_per_side))
+		m->games_per_side = v[0]->pos;
+	load_opponents(ld, v[1], index);
+	if (want_count(ld, v[2], "'seats'", 2, &s->seats)) {
+		s->seats_pos = v[2]->pos;
+		if (s->seats > 8) {
+			spec_report(ld, v[2]->pos, "'seats' is %zu; a game has "
+			    "at most 8", s->seats);
+			s->seats = 0;
+		}
+	}
+	if (v[3] != NULL && want_bool(ld, v[3], "rotation", &s->rotation))
+		m->rotation = v[3]->pos;
+	if (want_count(ld, v[4], "'repeat'", 1, &s->repeat))
+		m->repeat = v[4]->pos;
+}
+
 static void
 load_stage(struct spec_loader *ld, const struct spec_node *n, size_t index)
 {
 	static const char *const keys[] = { "name", "format", "groups",
-	    "group_size", "draw", "advance", NULL };
+	    "group_size", "draw", "advance", "games_per_side", "opponents",
+	    "seats", "rotation", "repeat", NULL };
 	struct spec_stage *s = &ld->spec->stages[index];
 	struct spec_marks *m = &ld->marks[index];
 	size_t before = ld->nerrors;
-	const struct spec_node *v[6];
+	const struct spec_node *v[11];
 	char what[96];
+	bool known;
 
 	s->pos = n->pos;
 	describe(n, "stage", index, what, sizeof what);
 	if (!fields(ld, n, what, keys, 1u | 2u, v))
 		return;
 	load_stage_name(ld, v[0], index);
-	load_format(ld, v[1], s);
+	known = load_format(ld, v[1], s);
 	if (want_count(ld, v[2], "'groups'", 1, &s->groups))
 		m->groups = v[2]->pos;
 	if (want_count(ld, v[3], "'group_size'", 1, &s->group_size))
@@ -661,6 +819,7 @@ load_stage(struct spec_loader *ld, const struct spec_node *n, size_t index)
 	load_draw(ld, v[4], index);
 	if (want_count(ld, v[5], "'advance'", 0, &s->advance))
 		m->advance = v[5]->pos;
+	load_stage_extra(ld, v + 6, index, known);
 	m->ok = ld->nerrors == before;
 }
 
@@ -684,9 +843,10 @@ void
 spec_schema_load(struct spec_loader *ld, const struct spec_node *root)
 {
 	static const char *const keys[] = { "tournament", "game", "seed",
-	    "datasets", "entries", "limits", "stages", NULL };
+	    "datasets", "entries", "limits", "stages", "spare_datasets",
+	    NULL };
 	struct spec *spec = ld->spec;
-	const struct spec_node *v[7];
+	const struct spec_node *v[8];
 
 	if (!fields(ld, root, "the spec", keys, 1u | 2u | 8u | 16u | 64u, v))
 		return;
@@ -695,6 +855,7 @@ spec_schema_load(struct spec_loader *ld, const struct spec_node *root)
 		spec->game_pos = v[1]->pos;
 	load_seed(ld, v[2]);
 	load_datasets(ld, v[3]);
+	load_spares(ld, v[7]);
 	/* Entries before stages, whatever the file's order: draws name them. */
 	load_entries(ld, v[4]);
 	load_limits(ld, v[5]);

@@ -1,10 +1,14 @@
 /*
  * tree: folder copies made and removed through directory descriptors.
  * Copies are owned by the uid given (the sandbox's files uid), so what
- * the bot may change is exactly its copy; the source is only read.
+ * the bot may change is exactly its copy; the source is only read. The
+ * walker (tree_copy_at) is also the sandbox's: its pid 1 fills the
+ * private /box with it, so it reports through a hook and never logs or
+ * allocates (getdents64 rather than opendir).
  */
 #include "common/tree.h"
 
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 
 #include <dirent.h>
@@ -18,95 +22,98 @@
 
 #include "common/log.h"
 
-/* Deeper trees are refused: no entry needs them, a hostile build might. */
-#define TREE_MAX_DEPTH 32
-
-struct copy {
+/* One copy in progress. */
+struct walk {
 	uid_t uid;
 	gid_t gid;
-	const char *top;	/* the source, for messages */
+	tree_hook *hook;
+	void *ctx;
+	char path[PATH_MAX];	/* the entry being copied, for the hook */
 };
 
-static int copy_dir(const struct copy *c, int from, int to, int depth);
+static int copy_dir(struct walk *w, int from, int to, int depth);
+static int remove_at(int dir, const char *name, int depth);
 
 static int
-copy_file(const struct copy *c, int from, int to, const char *name,
-    mode_t mode)
+copy_data(int from, int to)
 {
-	char buf[65536];
-	ssize_t n = 0;
-	int in, out, rc = -1;
+	static char buf[1 << 16];
+	ssize_t n;
 
-	in = openat(from, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC);
-	if (in == -1)
-		return log_errno("cannot open '%s' in '%s'", name, c->top);
+	while ((n = sendfile(to, from, NULL, 1 << 30)) > 0)
+		;
+	if (n == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	while ((n = read(from, buf, sizeof buf)) > 0)
+		if (write(to, buf, (size_t)n) != n)
+			return -1;
+	return n < 0 ? -1 : 0;
+}
+
+/* Each returns 0, or -1 with errno; -2 when an entry inside failed (the
+ * hook has been told). */
+static int
+copy_file(struct walk *w, int from, int to, const char *name, mode_t mode)
+{
+	struct stat st;
+	int in = openat(from, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC), out = -1, rc = -1;
+
+	if (in == -1 || fstat(in, &st) == -1)
+		goto out;
+	errno = EINVAL;		/* swapped for something else meanwhile */
+	if (!S_ISREG(st.st_mode))
+		goto out;
 	out = openat(to, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, mode & 0777);
-	if (out == -1) {
-		log_errno("cannot create a copy of '%s'", name);
-		goto out;
-	}
-	while ((n = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n)
-			break;
-	if (n != 0) {
-		log_errno("cannot copy '%s' from '%s'", name, c->top);
-		goto out;
-	}
-	if (fchown(out, c->uid, c->gid) == -1 ||
-	    fchmod(out, mode & 0777) == -1) {
-		log_errno("cannot hand over the copy of '%s'", name);
-		goto out;
-	}
-	rc = 0;
+	    O_CLOEXEC, 0600);
+	if (out != -1 && copy_data(in, out) == 0 &&
+	    fchown(out, w->uid, w->gid) == 0 && fchmod(out, mode & 0777) == 0)
+		rc = 0;
 out:
-	close(in);
+	if (in != -1)
+		close(in);
 	if (out != -1)
 		close(out);
 	return rc;
 }
 
 static int
-copy_link(const struct copy *c, int from, int to, const char *name)
+copy_link(struct walk *w, int from, int to, const char *name)
 {
 	char target[PATH_MAX];
 	ssize_t n = readlinkat(from, name, target, sizeof target - 1);
 
 	if (n == -1)
-		return log_errno("cannot read link '%s' in '%s'", name, c->top);
+		return -1;
 	target[n] = '\0';
 	if (symlinkat(target, to, name) == -1 ||
-	    fchownat(to, name, c->uid, c->gid, AT_SYMLINK_NOFOLLOW) == -1)
-		return log_errno("cannot copy link '%s'", name);
+	    fchownat(to, name, w->uid, w->gid, AT_SYMLINK_NOFOLLOW) == -1)
+		return -1;
 	return 0;
 }
 
 static int
-copy_subdir(const struct copy *c, int from, int to, const char *name,
+copy_subdir(struct walk *w, int from, int to, const char *name,
     mode_t mode, int depth)
 {
 	int sub_from = -1, sub_to = -1, rc = -1;
 
-	if (mkdirat(to, name, 0700) == -1)
-		return log_errno("cannot create a copy of folder '%s'", name);
+	errno = ELOOP;
+	if (depth + 1 >= TREE_MAX_DEPTH || mkdirat(to, name, 0700) == -1)
+		return -1;
 	sub_from = openat(from, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
 	sub_to = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
-	if (sub_from == -1 || sub_to == -1) {
-		log_errno("cannot open folder '%s' in '%s'", name, c->top);
-		goto out;
-	}
-	if (copy_dir(c, sub_from, sub_to, depth + 1) == -1)
-		goto out;
-	if (fchown(sub_to, c->uid, c->gid) == -1 ||
-	    fchmod(sub_to, (mode & 0777) | 0700) == -1) {
-		log_errno("cannot hand over the copy of folder '%s'", name);
-		goto out;
-	}
-	rc = 0;
-out:
+	if (sub_from != -1 && sub_to != -1 &&
+	    copy_dir(w, sub_from, sub_to, depth + 1) == -1)
+		rc = -2;
+	else if (sub_from != -1 && sub_to != -1 &&
+	    fchown(sub_to, w->uid, w->gid) == 0 &&
+	    fchmod(sub_to, mode & 01777) == 0)
+		rc = 0;
 	if (sub_from != -1)
 		close(sub_from);
 	if (sub_to != -1)
@@ -114,51 +121,127 @@ out:
 	return rc;
 }
 
+/* One entry of a folder, named in w->path while it is copied. */
 static int
-copy_entry(const struct copy *c, int from, int to, const char *name,
-    int depth)
+copy_entry(struct walk *w, int from, int to, const char *name, int depth)
 {
+	size_t len = strlen(w->path);
 	struct stat st;
+	int rc = 0;
 
+	snprintf(w->path + len, sizeof w->path - len, "%s%s", len ? "/" : "",
+	    name);
 	if (fstatat(from, name, &st, AT_SYMLINK_NOFOLLOW) == -1)
-		return log_errno("cannot stat '%s' in '%s'", name, c->top);
-	if (S_ISREG(st.st_mode))
-		return copy_file(c, from, to, name, st.st_mode);
-	if (S_ISLNK(st.st_mode))
-		return copy_link(c, from, to, name);
-	if (S_ISDIR(st.st_mode))
-		return copy_subdir(c, from, to, name, st.st_mode, depth);
-	log_warn("not copying '%s' in '%s': not a file, folder or link",
-	    name, c->top);
-	return 0;
+		rc = -1;
+	else if (S_ISREG(st.st_mode))
+		rc = copy_file(w, from, to, name, st.st_mode);
+	else if (S_ISDIR(st.st_mode))
+		rc = copy_subdir(w, from, to, name, st.st_mode, depth);
+	else if (S_ISLNK(st.st_mode))
+		rc = copy_link(w, from, to, name);
+	else
+		w->hook(w->ctx, w->path, 0);
+	if (rc == -1)
+		w->hook(w->ctx, w->path, errno);
+	w->path[len] = '\0';
+	return rc < 0 ? -1 : 0;
 }
 
 static int
-copy_dir(const struct copy *c, int from, int to, int depth)
+copy_dir(struct walk *w, int from, int to, int depth)
 {
-	struct dirent *de;
-	DIR *d;
-	int rc = 0, fd;
+	char buf[2048];
+	ssize_t n;
 
-	if (depth > TREE_MAX_DEPTH)
-		return log_error("'%s' is nested over %d folders deep", c->top,
+	while ((n = getdents64(from, buf, sizeof buf)) > 0)
+		for (ssize_t off = 0; off < n; ) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+
+			off += d->d_reclen;
+			if (strcmp(d->d_name, ".") != 0 &&
+			    strcmp(d->d_name, "..") != 0 &&
+			    copy_entry(w, from, to, d->d_name, depth) == -1)
+				return -1;
+		}
+	if (n == -1)
+		w->hook(w->ctx, w->path, errno);
+	return n == -1 ? -1 : 0;
+}
+
+int
+tree_copy_at(int from, int to, uid_t uid, gid_t gid, tree_hook *hook,
+    void *ctx)
+{
+	static struct walk w;	/* its path is too big for a child's stack */
+
+	w = (struct walk){ .uid = uid, .gid = gid, .hook = hook, .ctx = ctx };
+	return copy_dir(&w, from, to, 0);
+}
+
+/* Empties folder dir (deeper than TREE_MAX_DEPTH: refused). */
+static int
+empty_dir(int dir, int depth)
+{
+	char buf[2048];
+	ssize_t n;
+
+	if (depth >= TREE_MAX_DEPTH)
+		return log_error("cannot remove a folder nested over %d deep",
 		    TREE_MAX_DEPTH);
-	if ((fd = dup(from)) == -1 || (d = fdopendir(fd)) == NULL) {
-		if (fd != -1)
-			close(fd);
-		return log_errno("cannot list '%s'", c->top);
-	}
-	while (rc == 0 && (de = readdir(d)) != NULL)
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-			rc = copy_entry(c, from, to, de->d_name, depth);
-	closedir(d);
+	while ((n = getdents64(dir, buf, sizeof buf)) > 0)
+		for (ssize_t off = 0; off < n; ) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+
+			off += d->d_reclen;
+			if (strcmp(d->d_name, ".") != 0 &&
+			    strcmp(d->d_name, "..") != 0 &&
+			    remove_at(dir, d->d_name, depth + 1) == -1)
+				return -1;
+		}
+	return n == -1 ? log_errno("cannot list a folder to remove") : 0;
+}
+
+static int
+remove_at(int dir, const char *name, int depth)
+{
+	int sub, rc;
+
+	if (unlinkat(dir, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR)
+		return log_errno("cannot remove '%s'", name);
+	sub = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (sub == -1)
+		return log_errno("cannot open folder '%s'", name);
+	rc = empty_dir(sub, depth);
+	close(sub);
+	if (rc == 0 && unlinkat(dir, name, AT_REMOVEDIR) == -1)
+		return log_errno("cannot remove folder '%s'", name);
 	return rc;
+}
+
+int
+tree_remove_at(int dir, const char *name)
+{
+	return remove_at(dir, name, 0);
+}
+
+/* tree_copy()'s hook: ctx is the source, for messages. */
+static void
+log_hook(void *ctx, const char *path, int err)
+{
+	if (err == 0)
+		log_warn("not copying '%s' in '%s': not a file, folder or link",
+		    path, (const char *)ctx);
+	else
+		log_error("cannot copy '%s' in '%s': %s", *path ? path : ".",
+		    (const char *)ctx, strerror(err));
 }
 
 int
 tree_copy(const char *src, const char *dst, uid_t uid, gid_t gid)
 {
-	struct copy c = { .uid = uid, .gid = gid, .top = src };
 	int from = -1, to = -1, rc = -1;
 
 	from = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -173,7 +256,7 @@ tree_copy(const char *src, const char *dst, uid_t uid, gid_t gid)
 		log_errno("cannot open folder '%s'", dst);
 		goto out;
 	}
-	if (copy_dir(&c, from, to, 0) == -1)
+	if (tree_copy_at(from, to, uid, gid, log_hook, (void *)src) == -1)
 		goto out;
 	if (fchown(to, uid, gid) == -1 || fchmod(to, 0755) == -1) {
 		log_errno("cannot hand over '%s'", dst);

@@ -117,6 +117,10 @@ int wire_encode(const struct msg *m, char **buf, size_t *len);
 /* Parses one frame; 0 and *m, or -1 after logging what was wrong. The
  * caller owns m's fields; free with msg_release(). */
 int wire_decode(const void *buf, size_t len, struct msg *m);
+/* As wire_decode without the log line (wire_recv logs drops at a bounded
+ * rate): on -1, *why says what was wrong, until the next decode. */
+int wire_decode_quiet(const void *buf, size_t len, struct msg *m,
+    const char **why);
 
 /* A printable form of a peer id, for logs: hex, at most 16 bytes shown,
  * after the key's name ("w1/00a1b2...") on a CURVE link. */

@@ -38,13 +38,15 @@ check_read_file(const char *path, char **text, size_t *len)
 	return 0;
 }
 
+/* The datasets, then the spare datasets: each must parse as g's. */
 static int
 check_datasets(const struct spec *spec, const struct game *g, FILE *errors)
 {
 	int problems = 0;
 
-	for (size_t i = 0; i < spec->ndatasets; i++) {
-		const struct spec_dataset *d = &spec->datasets[i];
+	for (size_t i = 0; i < spec->ndatasets + spec->nspares; i++) {
+		const struct spec_dataset *d = i < spec->ndatasets ?
+		    &spec->datasets[i] : &spec->spares[i - spec->ndatasets];
 		struct game_dataset *ds;
 		char err[512];
 		char *text;
@@ -68,6 +70,37 @@ check_datasets(const struct spec *spec, const struct game *g, FILE *errors)
 	return problems;
 }
 
+/* Combinations seat `seats` (or the game's most) per game; every other
+ * format two. */
+static int
+check_seats(const struct spec *spec, const struct game *g, FILE *errors)
+{
+	int problems = 0;
+
+	for (size_t i = 0; i < spec->nstages; i++) {
+		const struct spec_stage *s = &spec->stages[i];
+		size_t k = s->format != SPEC_COMBINATIONS ? 2 :
+		    s->seats > 0 ? s->seats : (size_t)g->max_seats;
+		struct spec_pos pos = s->seats > 0 ? s->seats_pos : s->pos;
+
+		if (k >= (size_t)g->min_seats && k <= (size_t)g->max_seats)
+			continue;
+		if (s->format == SPEC_COMBINATIONS)
+			fprintf(errors, "%s:%d:%d: stage '%s' seats %zu per "
+			    "game; game '%s' is played by %d to %d\n",
+			    spec->path, pos.line, pos.col, s->name, k,
+			    spec->game, g->min_seats, g->max_seats);
+		else
+			fprintf(errors, "%s:%d:%d: %s '%s' plays two-seat "
+			    "games; game '%s' is played by %d to %d (use "
+			    "format: combinations)\n", spec->path, pos.line,
+			    pos.col, spec_format_name(s->format), s->name,
+			    spec->game, g->min_seats, g->max_seats);
+		problems++;
+	}
+	return problems;
+}
+
 int
 check_spec(const struct spec *spec, FILE *errors)
 {
@@ -79,12 +112,5 @@ check_spec(const struct spec *spec, FILE *errors)
 		    spec->game, games_list());
 		return 1;
 	}
-	/* Every format here plays two-seat matches. */
-	if (g->min_seats > 2 || g->max_seats < 2) {
-		fprintf(errors, "%s:%d:%d: game '%s' is not played by two\n",
-		    spec->path, spec->game_pos.line, spec->game_pos.col,
-		    spec->game);
-		return 1;
-	}
-	return check_datasets(spec, g, errors);
+	return check_seats(spec, g, errors) + check_datasets(spec, g, errors);
 }

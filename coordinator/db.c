@@ -52,11 +52,15 @@ notice(void *arg, const char *message)
 	log_debug("postgres: %.*s", (int)strcspn(message, "\n"), message);
 }
 
-static int
-db_failed(struct db *db, PGresult *res)
+int
+db_failed(struct db *db, const PGresult *res)
 {
 	const char *msg = res ? PQresultErrorMessage(res) : "";
 
+	if (PQstatus(db->conn) == CONNECTION_BAD) {
+		db_lost_log();
+		return -1;
+	}
 	if (*msg == '\0')
 		msg = PQerrorMessage(db->conn);
 	return log_error("database: %.*s", (int)strcspn(msg, "\n"), msg);
@@ -82,7 +86,7 @@ db_query_bin(struct db *db, const char *sql, int n, const char *const *params,
 	/* A restarted server: reconnect, but never in the middle of a
 	 * transaction, whose earlier statements are lost with the link. */
 	if (!db->in_tx && PQstatus(db->conn) == CONNECTION_BAD) {
-		log_warn("database connection lost; reconnecting");
+		db_lost_log();
 		PQreset(db->conn);
 	}
 	res = PQexecParams(db->conn, sql, n, NULL, params, lengths,
@@ -281,21 +285,27 @@ store_entries(struct db *db, const char *tid, const struct spec *spec)
 	return 0;
 }
 
+/* The datasets at idx 0.., then the spare datasets after them, each
+ * with its place among the spares (spare NULL: a dataset). */
 static int
 store_datasets(struct db *db, const char *tid, const struct spec *spec)
 {
-	for (size_t i = 0; i < spec->ndatasets; i++) {
-		const struct spec_dataset *d = &spec->datasets[i];
-		struct num idx;
+	for (size_t i = 0; i < spec->ndatasets + spec->nspares; i++) {
+		bool spare = i >= spec->ndatasets;
+		const struct spec_dataset *d = spare ?
+		    &spec->spares[i - spec->ndatasets] : &spec->datasets[i];
+		struct num idx, k;
 		char *text;
 		int ret;
 
 		if (check_read_file(d->path, &text, NULL) < 0)
 			return -1;
 		const char *params[] = { tid, db_i64(&idx, (int64_t)i), d->name,
-		    text };
+		    text, spare ? db_i64(&k, (int64_t)(i - spec->ndatasets)) :
+		    NULL };
 		ret = db_exec(db, "INSERT INTO datasets (tournament_id, idx, "
-		    "name, content) VALUES ($1, $2, $3, $4)", 4, params);
+		    "name, content, spare) VALUES ($1, $2, $3, $4, $5)", 5,
+		    params);
 		free(text);
 		if (ret < 0)
 			return log_error("cannot store dataset '%s'", d->path);
@@ -303,10 +313,47 @@ store_datasets(struct db *db, const char *tid, const struct spec *spec)
 	return 0;
 }
 
-static const char *
-format_name(enum spec_format f)
+/* Appends ",v" (or "v" first) to a "{...}" array literal being built. */
+static void
+array_add(char *buf, size_t *len, const char *v)
 {
-	return f == SPEC_FINAL ? "final" : "round_robin";
+	*len += (size_t)sprintf(buf + *len, "%s%s", *len > 1 ? "," : "", v);
+}
+
+/* A gauntlet's opponents, each by weight or by a points table; entries
+ * are stored already. */
+static int
+store_opponents(struct db *db, const char *tid, const char *sidx,
+    const struct spec_stage *s)
+{
+	for (size_t k = 0; k < s->nopponents; k++) {
+		const struct spec_opponent *o = &s->opponents[k];
+		char *points = NULL;
+		struct num pos, w;
+		int rc;
+
+		if (o->points != NULL) {
+			size_t len = 1;
+
+			points = xmalloc(o->npoints * 24 + 3);
+			strcpy(points, "{");
+			for (size_t i = 0; i < o->npoints; i++)
+				array_add(points, &len,
+				    db_i64(&w, o->points[i]));
+			strcpy(points + len, "}");
+		}
+		const char *params[] = { tid, sidx, db_i64(&pos, (int64_t)k),
+		    o->entry, points ? NULL : db_i64(&w, o->weight), points };
+		rc = db_exec(db, "INSERT INTO stage_opponents (stage_id, pos, "
+		    "entry_id, weight, points) SELECT s.id, $3, e.id, $5, $6 "
+		    "FROM stages s, entries e WHERE s.tournament_id = $1 AND "
+		    "s.idx = $2 AND e.tournament_id = $1 AND e.name = $4", 6,
+		    params);
+		free(points);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int
@@ -314,13 +361,15 @@ store_stages(struct db *db, const char *tid, const struct spec *spec)
 {
 	for (size_t i = 0; i < spec->nstages; i++) {
 		const struct spec_stage *s = &spec->stages[i];
-		struct num idx, adv;
+		struct num idx, adv, rep;
 		const char *params[] = { tid, db_i64(&idx, (int64_t)i), s->name,
-		    format_name(s->format), db_i64(&adv, (int64_t)s->advance) };
+		    spec_format_name(s->format),
+		    db_i64(&adv, (int64_t)s->advance),
+		    db_i64(&rep, (int64_t)(s->repeat ? s->repeat : 1)) };
 
 		if (db_exec(db, "INSERT INTO stages (tournament_id, idx, name, "
-		    "format, advance) VALUES ($1, $2, $3, $4, $5)", 5,
-		    params) < 0)
+		    "format, advance, repeat) VALUES ($1, $2, $3, $4, $5, $6)",
+		    6, params) < 0 || store_opponents(db, tid, idx.s, s) < 0)
 			return -1;
 	}
 	return 0;
@@ -459,24 +508,23 @@ store_groups(struct db *db, const char *sid, const struct plan_stage *ps,
 	return 0;
 }
 
-/* Appends ",v" (or "v" first) to a "{...}" array literal being built. */
-static void
-array_add(char *buf, size_t *len, const char *v)
-{
-	*len += (size_t)sprintf(buf + *len, "%s%s", *len > 1 ? "," : "", v);
-}
-
-/* All games of one match in one INSERT, from four array parameters. */
+/* All games of one match in one INSERT from three array parameters, then
+ * their seats in one more from two: seat s of game k is element
+ * k * nseats + s of the entries array, every game of a match having the
+ * same number of seats. */
 static int
 store_games(struct db *db, const char *mid, const struct plan_match *pm,
     const struct stage_ids *ids)
 {
-	char *arr[4];
-	size_t len[4];
+	size_t nseats = pm->ngames ? pm->games[0].nseats : 0;
+	char *arr[3];
+	size_t len[3];
 	int ret = -1;
 
-	for (int k = 0; k < 4; k++) {
-		arr[k] = xmalloc(pm->ngames * 24 + 3);
+	arr[0] = xmalloc(pm->ngames * 24 + 3);
+	arr[1] = xmalloc(pm->ngames * 24 + 3);
+	arr[2] = xmalloc(pm->ngames * nseats * 24 + 3);
+	for (int k = 0; k < 3; k++) {
 		strcpy(arr[k], "{");
 		len[k] = 1;
 	}
@@ -484,30 +532,59 @@ store_games(struct db *db, const char *mid, const struct plan_match *pm,
 		const struct plan_game *pg = &pm->games[i];
 		struct num n;
 
-		if (pg->dataset >= ids->ndatasets ||
-		    pg->first >= ids->nentries || pg->second >= ids->nentries) {
-			log_error("plan: game %zu of a match is out of range", i);
+		if (pg->dataset >= ids->ndatasets || pg->nseats != nseats ||
+		    nseats < 2 || nseats > PROTO_MAX_SEATS) {
+			log_error("plan: game %zu of a match is out of range",
+			    i);
 			goto out;
 		}
 		array_add(arr[0], &len[0],
 		    db_i64(&n, ids->datasets[pg->dataset]));
-		array_add(arr[1], &len[1], db_i64(&n, ids->entries[pg->first]));
-		array_add(arr[2], &len[2],
-		    db_i64(&n, ids->entries[pg->second]));
-		array_add(arr[3], &len[3], u64(&n, pg->seed));
+		array_add(arr[1], &len[1], u64(&n, pg->seed));
+		for (size_t t = 0; t < nseats; t++) {
+			if (pg->seats[t] >= ids->nentries) {
+				log_error("plan: game %zu of a match is out of "
+				    "range", i);
+				goto out;
+			}
+			array_add(arr[2], &len[2],
+			    db_i64(&n, ids->entries[pg->seats[t]]));
+		}
 	}
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 3; k++)
 		strcpy(arr[k] + len[k], "}");
-	const char *params[] = { mid, arr[0], arr[1], arr[2], arr[3] };
-	ret = db_exec(db, "INSERT INTO games (match_id, idx, dataset_id, "
-	    "first_entry, second_entry, seed) SELECT $1, u.n - 1, u.d, u.f, "
-	    "u.s, u.seed FROM unnest($2::bigint[], $3::bigint[], "
-	    "$4::bigint[], $5::numeric[]) WITH ORDINALITY AS u(d, f, s, seed, "
-	    "n)", 5, params);
+	struct num ns;
+	const char *params[] = { mid, arr[0], arr[1] };
+	const char *sparams[] = { mid, arr[2], db_i64(&ns, (int64_t)nseats) };
+	if (db_exec(db, "INSERT INTO games (match_id, idx, dataset_id, seed) "
+	    "SELECT $1, u.n - 1, u.d, u.seed FROM unnest($2::bigint[], "
+	    "$3::numeric[]) WITH ORDINALITY AS u(d, seed, n)", 3,
+	    params) < 0)
+		goto out;
+	ret = db_exec(db, "INSERT INTO game_seats (game_id, seat, entry_id) "
+	    "SELECT g.id, (u.n - 1) % $3, u.e FROM unnest($2::bigint[]) "
+	    "WITH ORDINALITY AS u(e, n) JOIN games g ON g.match_id = $1 "
+	    "AND g.idx = (u.n - 1) / $3", 3, sparams);
 out:
-	for (int k = 0; k < 4; k++)
+	for (int k = 0; k < 3; k++)
 		free(arr[k]);
 	return ret;
+}
+
+static int
+store_match_entries(struct db *db, const char *mid,
+    const struct plan_match *pm, const struct stage_ids *ids)
+{
+	for (size_t k = 0; k < pm->nentries; k++) {
+		struct num pos, eid;
+		const char *params[] = { mid, db_i64(&pos, (int64_t)k),
+		    db_i64(&eid, ids->entries[pm->entries[k]]) };
+
+		if (db_exec(db, "INSERT INTO match_entries (match_id, pos, "
+		    "entry_id) VALUES ($1, $2, $3)", 3, params) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 static int
@@ -516,24 +593,27 @@ store_matches(struct db *db, const char *sid, const struct plan_stage *ps,
 {
 	for (size_t i = 0; i < ps->nmatches; i++) {
 		const struct plan_match *pm = &ps->matches[i];
-		struct num idx, gid, a, b, mid;
+		struct num idx, gid, mid;
 		PGresult *res;
 
-		if (pm->group >= ids->ngroups || pm->a >= ids->nentries ||
-		    pm->b >= ids->nentries)
+		if (pm->group >= ids->ngroups || pm->nentries < 2 ||
+		    pm->nentries > PROTO_MAX_SEATS)
 			return log_error("plan: match %zu is out of range", i);
+		for (size_t k = 0; k < pm->nentries; k++)
+			if (pm->entries[k] >= ids->nentries)
+				return log_error("plan: match %zu is out of "
+				    "range", i);
 		const char *params[] = { sid,
 		    db_i64(&gid, ids->groups[pm->group]),
-		    db_i64(&idx, (int64_t)i), db_i64(&a, ids->entries[pm->a]),
-		    db_i64(&b, ids->entries[pm->b]) };
+		    db_i64(&idx, (int64_t)i) };
 		res = db_query(db, "INSERT INTO matches (stage_id, group_id, "
-		    "idx, entry_a, entry_b) VALUES ($1, $2, $3, $4, $5) "
-		    "RETURNING id", 5, params);
+		    "idx) VALUES ($1, $2, $3) RETURNING id", 3, params);
 		if (res == NULL)
 			return -1;
 		db_i64(&mid, db_get_i64(res, 0, 0));
 		PQclear(res);
-		if (store_games(db, mid.s, pm, ids) < 0)
+		if (store_match_entries(db, mid.s, pm, ids) < 0 ||
+		    store_games(db, mid.s, pm, ids) < 0)
 			return -1;
 	}
 	return 0;

@@ -74,7 +74,8 @@ int db_stage_store(struct db *db, int64_t tournament_id,
 int db_stage_state(struct db *db, int64_t tournament_id, size_t stage,
     enum db_stage_state *state);
 /* Entry indexes going on from a done stage: the top `advance` of each
- * group, by group then rank (ties at the cut: more net points, then draw
+ * group, by group then rank (ties at the cut: in a round-robin more net
+ * points, then draw order; in a gauntlet or combinations stage draw
  * order). Caller owns *entries; free(). */
 int db_stage_advancers(struct db *db, int64_t tournament_id, size_t stage,
     size_t **entries, size_t *n);
@@ -133,14 +134,37 @@ struct db_game_row {
 	int64_t score_second;
 	char *winner;		/* entry name, "" for a draw */
 	char *end_reason;
+	char *seats;		/* every seat's entry, "a,b,c" */
+	char *scores;		/* every seat's score, "3,1,2" */
+	int nseats;
 };
 
-/* Standings of one stage (by name) or, with stage NULL, of every stage in
- * stage order; rows ordered by group then rank then entry name. Caller
- * owns the rows; free with db_standings_free(). */
+/* Standings of one round-robin or final stage (by name) or, with stage
+ * NULL, of every such stage in stage order; rows ordered by group then
+ * rank then entry name (a gauntlet or combinations stage has none here:
+ * see db_stage_table()). Caller owns the rows; free with
+ * db_standings_free(). */
 int db_standings(struct db *db, int64_t tournament_id, const char *stage,
     struct db_standing **rows, size_t *n);
 void db_standings_free(struct db_standing *rows, size_t n);
+struct db_rows;
+/* The stages of tournament_id in order, or only the one called stage:
+ * rows of (name, format). Release with db_rows_release(). */
+int db_stage_formats(struct db *db, int64_t tournament_id, const char *stage,
+    struct db_rows *t);
+/* Standings of the gauntlet, combinations or all_vs_all stage called
+ * stage (format as db_stage_formats() gives it), by group, rank, entry,
+ * as text cells with column names cols (t->ncols of them; free with
+ * db_cols_free()):
+ * gauntlet: stage, group, rank, entry, "OPP lost" and "OPP points" for
+ * each opponent (empty until that match is complete), played, lost,
+ * points; combinations: stage, group, rank, entry, played, won (the one
+ * top score), total, average (3 decimals); all_vs_all: stage, group,
+ * rank, entry, played (games), total (score sum / repeat, 3 decimals),
+ * mark (10 x total / best total, 3 decimals; all 0 when best <= 0). */
+int db_stage_table(struct db *db, int64_t tournament_id, const char *stage,
+    const char *format, struct db_rows *t, char ***cols);
+void db_cols_free(char **cols, size_t n);
 /* One seat of one attempt, with what the bot used. */
 struct db_seat_usage {
 	char *entry;
@@ -181,9 +205,14 @@ struct db_game_detail {
 	int64_t game, match;
 	int idx;		/* in its match, from 0 */
 	char *tournament, *stage, *group, *dataset, *first, *second;
+	char *seat_names;	/* every seat's entry, "a,b,c" */
+	size_t nseats;
 	char *seed;		/* decimal: a uint64 */
 	char *state;		/* "queued", "running", "done", "failed" */
 	int32_t attempt;	/* the current attempt */
+	int64_t replaced_by;	/* the follow-up game of an undecided one
+				 * (spare_datasets), which counts instead;
+				 * 0 when this one counts */
 	struct db_attempt *attempts;
 	size_t nattempts;
 	struct db_event *events;
@@ -201,7 +230,8 @@ void db_game_detail_release(struct db_game_detail *d);
 int db_match_games(struct db *db, int64_t match_id, int64_t **games,
     size_t *n);
 
-/* Every game with its current result, by stage, group, match, game. */
+/* Every game with its current result, by stage, group, match, game;
+ * not the undecided games a spare dataset's game replaced. */
 int db_games(struct db *db, int64_t tournament_id, struct db_game_row **rows,
     size_t *n);
 void db_games_free(struct db_game_row *rows, size_t n);
@@ -276,5 +306,65 @@ int db_status_failing(struct db *db, int64_t tournament_id, struct db_rows *t);
 void db_rows_release(struct db_rows *t);
 /* Cell (row, col) of t, "" for NULL. */
 const char *db_rows_cell(const struct db_rows *t, size_t row, size_t col);
+
+/* --- verification (db_verify.c) --- */
+
+/* A game's counted result and what its referee needs to play it again. */
+struct db_counted {
+	int64_t game;
+	char *referee_game;	/* the tournament's game, e.g. "dreamcity" */
+	char *dataset_name;
+	char *dataset;		/* the dataset file's whole text */
+	uint64_t seed;
+	int32_t attempt;	/* of the counted result */
+	char *referee;		/* "name version" that played it */
+	char *end_reason;
+	char *replay;
+	int64_t *scores;	/* one per seat */
+	size_t nseats;
+};
+
+/* 1 and *c for a game with a counted result, 0 when it has none (or
+ * there is no such game), -1 on error. Release with db_counted_release(). */
+int db_game_counted(struct db *db, int64_t game_id, struct db_counted *c);
+void db_counted_release(struct db_counted *c);
+/* The ids of every game of the tournament with a counted result, in
+ * order. Caller frees *ids. */
+int db_counted_games(struct db *db, int64_t tournament_id, int64_t **ids,
+    size_t *n);
+
+/* --- batches, for the dispatch loop (db_claim.c, db_result.c) --- */
+
+/* Leases up to max queued games of the tournament to worker in one
+ * statement, as db_game_claim would one by one: games[0 .. *n) are
+ * MSG_GAME messages the caller releases (msg_release); *n is 0 when
+ * nothing is queued. */
+int db_games_claim(struct db *db, int64_t tournament_id, const char *worker,
+    int64_t lease_ms, struct msg *games, int max, int *n);
+
+enum db_outcome {
+	DB_RECORDED,	/* stored, the game's current result */
+	DB_DUPLICATE,	/* (game, attempt) already had its result */
+	DB_STALE,	/* the game is not running at that attempt */
+	DB_INVALID,	/* malformed (logged), or not as many seats as
+			 * the game: dropped */
+	DB_REQUEUED,	/* an XX result: the game goes back to the queue */
+	DB_FAILED,	/* the database failed: nothing done, send it again */
+};
+
+struct db_record {
+	const struct msg_result *r;	/* in */
+	const char *worker;		/* in: who sent it */
+	enum db_outcome outcome;	/* out */
+	/* out, why not recorded: "already recorded", "game is done",
+	 * "game is unknown", "3 seats, the game has 2", ... */
+	char state[48];
+};
+
+/* Records n results with one statement (one commit), each as
+ * db_result_record would: exactly once per (game, attempt). Should the
+ * batch fail, each is tried alone, so a bad one loses only itself.
+ * Returns -1 when some are DB_FAILED. */
+int db_results_record(struct db *db, struct db_record *recs, size_t n);
 
 #endif

@@ -28,14 +28,37 @@
 #include "common/log.h"
 #include "coordinator/db_internal.h"
 
-static void
-fill_seat(struct msg_seat *seat, const PGresult *res, int col, int art)
+void
+db_claim_fill(struct msg_game *game, const PGresult *res, int row)
 {
-	seat->entry = db_get_str(res, 0, col);
-	seat->folder = db_get_str(res, 0, col + 1);
-	seat->build = db_get_str(res, 0, col + 2);
-	seat->run = db_get_str(res, 0, col + 3);
-	seat->artifact = db_get_str(res, 0, art);
+	int64_t n = db_get_i64(res, row, 12);
+
+	memset(game, 0, sizeof *game);
+	game->game_id = db_get_i64(res, row, 0);
+	game->attempt = (int32_t)db_get_i64(res, row, 1);
+	game->game = db_get_str(res, row, 2);
+	game->dataset_name = db_get_str(res, row, 3);
+	game->dataset = db_get_str(res, row, 4);
+	game->seed = strtoull(PQgetvalue(res, row, 5), NULL, 10);
+	game->limits.call_ms = db_get_i64(res, row, 6);
+	game->limits.game_ms = db_get_i64(res, row, 7);
+	game->limits.memory_mb = db_get_i64(res, row, 8);
+	game->limits.resident_mb = db_get_i64(res, row, 9);
+	game->limits.clock = db_get_bool(res, row, 10) ? SPEC_CLOCK_CPU :
+	    SPEC_CLOCK_WALL;
+	game->limits.ponder = db_get_bool(res, row, 11);
+	game->nseats = n < 0 ? 0 : n > PROTO_MAX_SEATS ? PROTO_MAX_SEATS :
+	    (uint32_t)n;
+	for (uint32_t i = 0; i < game->nseats; i++) {
+		struct msg_seat *seat = &game->seats[i];
+		int col = 13 + 5 * (int)i;
+
+		seat->entry = db_get_str(res, row, col);
+		seat->folder = db_get_str(res, row, col + 1);
+		seat->build = db_get_str(res, row, col + 2);
+		seat->run = db_get_str(res, row, col + 3);
+		seat->artifact = db_get_str(res, row, col + 4);
+	}
 }
 
 int
@@ -54,19 +77,8 @@ db_game_claim(struct db *db, int64_t tournament_id, const char *worker,
 	    "SELECT g.id FROM games g WHERE g.state = 'queued' AND "
 	    "(SELECT s.tournament_id FROM matches m JOIN stages s "
 	    "ON s.id = m.stage_id WHERE m.id = g.match_id) = $1 "
-	    "ORDER BY g.match_id, g.idx LIMIT 1 FOR UPDATE SKIP LOCKED) "
-	    "UPDATE games g SET state = 'running', worker = $2, "
-	    "lease_until = now() + $3::float8 * interval '1 millisecond', "
-	    "artifacts = ARRAY[f.artifact, s.artifact] "
-	    "FROM next, datasets d, tournaments t, entries f, entries s "
-	    "WHERE g.id = next.id AND d.id = g.dataset_id "
-	    "AND t.id = d.tournament_id AND f.id = g.first_entry "
-	    "AND s.id = g.second_entry "
-	    "RETURNING g.id, g.attempt, t.game, d.name, d.content, g.seed, "
-	    "t.call_ms, t.game_ms, t.memory_mb, t.resident_mb, "
-	    "f.name, f.folder, f.build, f.run, s.name, s.folder, s.build, "
-	    "s.run, t.clock = 'cpu', t.ponder, f.artifact, s.artifact", 3,
-	    params);
+	    "ORDER BY g.match_id, g.idx LIMIT 1 FOR UPDATE SKIP LOCKED), "
+	    CLAIM_UPDATE CLAIM_SELECT, 3, params);
 
 	if (res == NULL)
 		return -1;
@@ -74,23 +86,7 @@ db_game_claim(struct db *db, int64_t tournament_id, const char *worker,
 		PQclear(res);
 		return 0;
 	}
-	memset(game, 0, sizeof *game);
-	game->game_id = db_get_i64(res, 0, 0);
-	game->attempt = (int32_t)db_get_i64(res, 0, 1);
-	game->game = db_get_str(res, 0, 2);
-	game->dataset_name = db_get_str(res, 0, 3);
-	game->dataset = db_get_str(res, 0, 4);
-	game->seed = strtoull(PQgetvalue(res, 0, 5), NULL, 10);
-	game->limits.call_ms = db_get_i64(res, 0, 6);
-	game->limits.game_ms = db_get_i64(res, 0, 7);
-	game->limits.memory_mb = db_get_i64(res, 0, 8);
-	game->limits.resident_mb = db_get_i64(res, 0, 9);
-	game->limits.clock = db_get_bool(res, 0, 18) ? SPEC_CLOCK_CPU :
-	    SPEC_CLOCK_WALL;
-	game->limits.ponder = db_get_bool(res, 0, 19);
-	game->nseats = 2;
-	fill_seat(&game->seats[0], res, 10, 20);
-	fill_seat(&game->seats[1], res, 14, 21);
+	db_claim_fill(game, res, 0);
 	PQclear(res);
 	return 1;
 }
@@ -225,143 +221,6 @@ db_worker_lost(struct db *db, int64_t tournament_id, const char *worker,
 		log_info("%d game%s of lost worker '%s' requeued", *n,
 		    *n == 1 ? "" : "s", worker);
 	return 0;
-}
-
-/* Checks what a worker sent before it touches the database: a bad
- * message is dropped, never stored. */
-static bool
-result_valid(const struct msg_result *r, bool *internal)
-{
-	*internal = false;
-	if (r->nseats != 2) {
-		log_warn("result for game %" PRId64 " has %u seats, not 2; "
-		    "ignored", r->game_id, r->nseats);
-		return false;
-	}
-	for (uint32_t i = 0; i < r->nseats; i++) {
-		const struct msg_seat_result *s = &r->seats[i];
-
-		if ((unsigned)s->verdict >= VERDICT_COUNT || s->illegal < 0 ||
-		    s->cpu_ms < 0 || s->wall_ms < 0 || s->peak_kb < 0) {
-			log_warn("result for game %" PRId64 " seat %u is "
-			    "malformed; ignored", r->game_id, i);
-			return false;
-		}
-		if (s->verdict == VERDICT_XX)
-			*internal = true;
-	}
-	return true;
-}
-
-static const char *
-or_empty(const char *s)
-{
-	return s ? s : "";
-}
-
-static int
-insert_seats(struct db *db, const char *rid, const struct msg_result *r)
-{
-	for (uint32_t i = 0; i < r->nseats; i++) {
-		const struct msg_seat_result *s = &r->seats[i];
-		struct num seat, score, ill, cpu, wall, peak;
-		const char *params[] = { rid, db_i64(&seat, i),
-		    db_i64(&score, s->score), verdict_code(s->verdict),
-		    db_i64(&ill, s->illegal), db_i64(&cpu, s->cpu_ms),
-		    db_i64(&wall, s->wall_ms), db_i64(&peak, s->peak_kb) };
-
-		/* The hash this seat was given when the game was leased. */
-		if (db_exec(db, "INSERT INTO result_seats (result_id, seat, "
-		    "score, verdict, illegal, cpu_ms, wall_ms, peak_kb, "
-		    "artifact) SELECT r.id, $2::smallint, $3, $4, $5, $6, $7, "
-		    "$8, g.artifacts[$2::smallint + 1] FROM results r "
-		    "JOIN games g ON g.id = r.game_id WHERE r.id = $1::bigint", 8, params) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* Inside the transaction, with the game row locked and running at
- * r->attempt: stores the result and makes it the game's current one. */
-static int
-store_result(struct db *db, const char *gid, const char *att,
-    const struct msg_result *r, const char *worker, bool *recorded)
-{
-	const char *params[] = { gid, att, or_empty(r->end_reason),
-	    or_empty(r->detail), or_empty(r->referee), or_empty(r->replay),
-	    or_empty(worker) };
-	PGresult *res = db_query(db, "INSERT INTO results (game_id, attempt, "
-	    "end_reason, detail, referee, replay, worker) "
-	    "VALUES ($1, $2, $3, $4, $5, $6, $7) "
-	    "ON CONFLICT (game_id, attempt) DO NOTHING RETURNING id", 7,
-	    params);
-	struct num rid;
-
-	if (res == NULL)
-		return -1;
-	if (PQntuples(res) == 0) {
-		PQclear(res);
-		log_info("result for game %s attempt %s already recorded", gid,
-		    att);
-		return 0;
-	}
-	db_i64(&rid, db_get_i64(res, 0, 0));
-	PQclear(res);
-	const char *gparams[] = { gid, rid.s };
-	if (insert_seats(db, rid.s, r) < 0 || db_exec(db, "UPDATE games SET "
-	    "state = 'done', result_id = $2, worker = NULL, "
-	    "lease_until = NULL WHERE id = $1", 2, gparams) < 0)
-		return -1;
-	*recorded = true;
-	return 0;
-}
-
-int
-db_result_record(struct db *db, const struct msg_result *r,
-    const char *worker, bool *recorded)
-{
-	struct num gid, att;
-	const char *params[] = { db_i64(&gid, r->game_id),
-	    db_i64(&att, r->attempt) };
-	PGresult *res;
-	bool internal;
-	int n;
-
-	*recorded = false;
-	if (!result_valid(r, &internal))
-		return 0;
-	if (db_begin(db) < 0)
-		goto fail;
-	res = db_query(db, "SELECT state, attempt FROM games WHERE id = $1 "
-	    "FOR UPDATE", 1, params);
-	if (res == NULL)
-		goto fail;
-	if (PQntuples(res) == 0 || strcmp(PQgetvalue(res, 0, 0), "running") ||
-	    db_get_i64(res, 0, 1) != r->attempt) {
-		log_info("stale result for game %s attempt %s from '%s' "
-		    "ignored (game is %s)", gid.s, att.s, or_empty(worker),
-		    PQntuples(res) ? PQgetvalue(res, 0, 0) : "unknown");
-		PQclear(res);
-		return db_commit(db);
-	}
-	PQclear(res);
-	/* XX is our failure, not the bots': play the game again. */
-	if (internal) {
-		if (requeue(db, gid.s, att.s, "requeue", r->detail &&
-		    *r->detail ? r->detail : "internal failure (XX)", &n) < 0)
-			goto fail;
-		log_info("game %s attempt %s failed on our side, requeued: %s",
-		    gid.s, att.s, or_empty(r->detail));
-		return db_commit(db);
-	}
-	if (store_result(db, gid.s, att.s, r, worker, recorded) < 0 ||
-	    db_commit(db) < 0)
-		goto fail;
-	return 0;
-fail:
-	db_rollback(db);
-	*recorded = false;
-	return log_error("cannot record the result of game %s", gid.s);
 }
 
 int

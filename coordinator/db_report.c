@@ -187,8 +187,10 @@ db_games(struct db *db, int64_t tournament_id, struct db_game_row **rows,
 	const char *params[] = { db_i64(&tid, tournament_id) };
 	PGresult *res = db_query(db, "SELECT stage_name, group_name, match_id, "
 	    "game_id, dataset_name, first_name, second_name, score_first, "
-	    "score_second, winner_name, end_reason FROM game_list "
+	    "score_second, winner_name, end_reason, seat_names, seat_scores, "
+	    "nseats FROM game_list "
 	    "WHERE tournament_id = $1 AND state = 'done' "
+	    "AND replaced_by IS NULL "
 	    "ORDER BY stage_idx, group_idx, match_idx, game_idx", 1, params);
 
 	if (res == NULL)
@@ -209,6 +211,9 @@ db_games(struct db *db, int64_t tournament_id, struct db_game_row **rows,
 		g->score_second = db_get_i64(res, i, 8);
 		g->winner = db_get_str(res, i, 9);
 		g->end_reason = db_get_str(res, i, 10);
+		g->seats = db_get_str(res, i, 11);
+		g->scores = db_get_str(res, i, 12);
+		g->nseats = (int)db_get_i64(res, i, 13);
 	}
 	PQclear(res);
 	return 0;
@@ -227,6 +232,8 @@ db_games_free(struct db_game_row *rows, size_t n)
 		free(rows[i].second);
 		free(rows[i].winner);
 		free(rows[i].end_reason);
+		free(rows[i].seats);
+		free(rows[i].scores);
 	}
 	free(rows);
 }

@@ -23,12 +23,24 @@
 #include "common/log.h"
 #include "coordinator/db_internal.h"
 
-/* The standings of stage $N as a jsonb array of rows. */
+/* The standings of stage $N as a jsonb array of rows, in the round-robin
+ * shape whatever the format: a gauntlet's points are its total (games won
+ * as games_won), a combinations stage's the average score (won: games
+ * won alone; net_points: its score total), an all_vs_all stage's the
+ * total (net_points: its score sum). */
 #define STANDINGS_JSON(stage) \
 	"(SELECT coalesce(jsonb_agg(to_jsonb(x) ORDER BY x.group_idx, " \
 	"x.rank, x.entry_name), '[]') FROM (SELECT group_idx, group_name, " \
 	"rank, entry_name, played, won, drawn, lost, points, games_won, " \
-	"net_points FROM standings WHERE stage_id = " stage ") x)"
+	"net_points FROM standings WHERE stage_id = " stage " UNION ALL " \
+	"SELECT group_idx, group_name, rank, entry_name, played, won, " \
+	"drawn, lost, points, won, 0 FROM gauntlet_standings " \
+	"WHERE stage_id = " stage " UNION ALL SELECT group_idx, " \
+	"group_name, rank, entry_name, played, won, 0, 0, average, won, " \
+	"total FROM combination_standings WHERE stage_id = " stage \
+	" UNION ALL SELECT group_idx, group_name, rank, entry_name, " \
+	"played, 0, 0, 0, total, 0, score_sum FROM all_vs_all_standings " \
+	"WHERE stage_id = " stage ") x)"
 
 /* A "{1,2,3}" array literal of ids; caller frees. */
 static char *
@@ -174,7 +186,7 @@ db_rerun_finish(struct db *db, int64_t rerun_id, bool *complete)
 	"END"
 #define ROW_TYPE \
 	"(group_idx int, group_name text, rank int, entry_name text, " \
-	"played int, won int, drawn int, lost int, points int, " \
+	"played int, won int, drawn int, lost int, points numeric, " \
 	"games_won int, net_points bigint)"
 #define ROW_VALUES(t) \
 	"ROW(" t ".rank, " t ".played, " t ".won, " t ".drawn, " t ".lost, " \

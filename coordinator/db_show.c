@@ -18,7 +18,8 @@ game_header(struct db *db, const char *const *params, struct db_game_detail *d)
 {
 	PGresult *res = db_query(db, "SELECT t.name, l.stage_name, "
 	    "l.group_name, l.match_id, l.game_idx, l.dataset_name, "
-	    "l.first_name, l.second_name, g.seed, l.state, l.attempt "
+	    "l.first_name, l.second_name, g.seed, l.state, l.attempt, "
+	    "l.seat_names, l.nseats, coalesce(l.replaced_by, 0) "
 	    "FROM game_list l JOIN games g ON g.id = l.game_id "
 	    "JOIN tournaments t ON t.id = l.tournament_id "
 	    "WHERE l.game_id = $1", 1, params);
@@ -39,6 +40,9 @@ game_header(struct db *db, const char *const *params, struct db_game_detail *d)
 		d->seed = db_get_str(res, 0, 8);
 		d->state = db_get_str(res, 0, 9);
 		d->attempt = (int32_t)db_get_i64(res, 0, 10);
+		d->seat_names = db_get_str(res, 0, 11);
+		d->nseats = (size_t)db_get_i64(res, 0, 12);
+		d->replaced_by = db_get_i64(res, 0, 13);
 	}
 	PQclear(res);
 	return found;
@@ -58,8 +62,8 @@ game_attempts(struct db *db, const char *const *params,
 	    "s.artifact "
 	    "FROM results r JOIN games g ON g.id = r.game_id "
 	    "JOIN result_seats s ON s.result_id = r.id "
-	    "JOIN entries e ON e.id = CASE s.seat WHEN 0 THEN g.first_entry "
-	    "ELSE g.second_entry END "
+	    "JOIN game_seats gs ON gs.game_id = g.id AND gs.seat = s.seat "
+	    "JOIN entries e ON e.id = gs.entry_id "
 	    "WHERE r.game_id = $1 ORDER BY r.attempt, s.seat", 1, params);
 	struct db_attempt *a = NULL;
 
@@ -191,6 +195,7 @@ db_game_detail_release(struct db_game_detail *d)
 	free(d->dataset);
 	free(d->first);
 	free(d->second);
+	free(d->seat_names);
 	free(d->seed);
 	free(d->state);
 	memset(d, 0, sizeof *d);

@@ -5,7 +5,8 @@
  * timers: heartbeats (to every worker, and the check for silent ones),
  * lease expiry (DISPATCH_EXPIRE_MS) and progress. Each worker is known by
  * its ZeroMQ identity with a credit of free slots: READY sets it, a GAME
- * sent takes one, a RESULT gives one back. PostgreSQL holds everything
+ * sent takes one, an ACK sent for a RESULT gives one back (the worker
+ * keeps a result until its ACK). PostgreSQL holds everything
  * that matters, so forgetting a worker loses nothing: its leases expire
  * and the games are played again, and its late results are still
  * recorded once. Signals only set a flag.
@@ -35,6 +36,27 @@ struct peer {
 	int64_t last_seen;	/* monotonic ms */
 	int failures;		/* XX results in a row */
 	int64_t pause_until;	/* monotonic ms; no games before */
+	int64_t claim_backoff;	/* ms, doubling while its claims fail */
+};
+
+/* A result received in this poll pass, recorded with the others at its
+ * end (one statement for all). The sender is kept by identity: the peer
+ * may be dropped meanwhile. */
+struct pending {
+	struct wire_peer id;
+	char *name;
+	struct msg m;
+};
+
+/* Repetitive warnings: the first LOG_BURST in each LOG_WINDOW_MS, then
+ * how many were hushed. */
+#define LOG_BURST 10
+#define LOG_WINDOW_MS 10000
+
+struct ratelog {
+	int64_t window_at;	/* monotonic ms, the window's start */
+	int logged, hushed;
+	const char *what;	/* "duplicate or stale results" */
 };
 
 struct coordinator {
@@ -51,6 +73,10 @@ struct coordinator {
 	int64_t done_at_start;
 	int last_decile;	/* progress logged, non-terminal */
 	bool tty;
+	int64_t progress_at;	/* monotonic ms: next progress line */
+	struct pending *batch;	/* results of this poll pass */
+	size_t nbatch;
+	struct ratelog stale_log;
 };
 
 static void
@@ -81,15 +107,21 @@ format_eta(int64_t s, char *out, size_t len)
 		snprintf(out, len, "%llds", (long long)s);
 }
 
+/* Counts in the database, so at most every PROGRESS_MS unless forced. */
+#define PROGRESS_MS 500
+
 static void
-progress(struct coordinator *c)
+progress(struct coordinator *c, bool force)
 {
-	int64_t elapsed = clock_now_ms() - c->start_ms, played, running = 0;
+	int64_t now = clock_now_ms(), elapsed = now - c->start_ms, played;
+	int64_t running = 0;
 	int pct;
 	char eta[32] = "?";
 
-	if (!c->opts->progress ||
-	    db_progress(c->opts->db, c->opts->tournament_id, &c->done,
+	if (!c->opts->progress || (!force && now < c->progress_at))
+		return;
+	c->progress_at = now + PROGRESS_MS;
+	if (db_progress(c->opts->db, c->opts->tournament_id, &c->done,
 	    &c->total) == -1 || c->total == 0)
 		return;
 	for (size_t i = 0; i < c->npeers; i++)
@@ -153,38 +185,71 @@ advance(struct coordinator *c)
 		log_warn("cannot advance the tournament; will retry");
 }
 
-/* Leases games to p while it has free slots and games are queued. */
+/* Leasing games to p failed: none for it for a while, doubling up to
+ * 8 s, so a database that is down is not asked (and its loss not logged)
+ * at every message. Per worker: what fails may be this worker's alone. */
+static void
+claim_failed(struct peer *p)
+{
+	p->claim_backoff = p->claim_backoff ? p->claim_backoff * 2 : 250;
+	if (p->claim_backoff > 8000)
+		p->claim_backoff = 8000;
+	p->pause_until = clock_now_ms() + p->claim_backoff;
+}
+
+/* Sends the claimed games[from .. n) to p; on a send failure (p is gone)
+ * the rest go back to the queue. Releases them all. */
+static int
+feed_send(struct coordinator *c, struct peer *p, struct msg *games, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (peer_send(c, p, &games[i]) == -1)
+			break;
+		log_debug("game %lld attempt %d to '%s'",
+		    (long long)games[i].u.game.game_id,
+		    games[i].u.game.attempt, p->name);
+		p->credit--;
+		p->running++;
+	}
+	for (int k = i; k < n; k++)
+		db_game_requeue(c->opts->db, games[k].u.game.game_id,
+		    games[k].u.game.attempt, "worker unreachable");
+	for (int k = 0; k < n; k++)
+		msg_release(&games[k]);
+	return i < n ? -1 : 0;
+}
+
+/* Leases games to p while it has free slots and games are queued: as many
+ * as it has free slots (up to CLAIM_MAX) with each statement. */
+#define CLAIM_MAX 64
+
 static void
 feed(struct coordinator *c, struct peer *p)
 {
 	const struct game *g = games_find(c->opts->spec->game);
 	int64_t lease = dispatch_lease_ms(c->opts->spec,
 	    g ? (uint32_t)g->max_seats : PROTO_MAX_SEATS);
-	struct msg m = { .type = MSG_GAME };
-	int64_t id;
-	int32_t attempt;
-	int got = 1;
+	struct msg games[CLAIM_MAX];
+	int n = 1, want;
 
-	while (p->credit > 0 && (got = db_game_claim(c->opts->db,
-	    c->opts->tournament_id, p->name, lease, &m.u.game)) == 1) {
-		c->drained = false;
-		id = m.u.game.game_id;
-		attempt = m.u.game.attempt;
-		if (peer_send(c, p, &m) == -1) {
-			db_game_requeue(c->opts->db, id, attempt,
-			    "worker unreachable");
-			msg_release(&m);
+	while (p->credit > 0 && n > 0) {
+		want = p->credit < CLAIM_MAX ? (int)p->credit : CLAIM_MAX;
+		if (db_games_claim(c->opts->db, c->opts->tournament_id,
+		    p->name, lease, games, want, &n) == -1) {
+			claim_failed(p);
 			return;
 		}
-		log_debug("game %lld attempt %d to '%s'", (long long)id,
-		    attempt, p->name);
-		msg_release(&m);
-		p->credit--;
-		p->running++;
+		p->claim_backoff = 0;
+		if (n > 0)
+			c->drained = false;
+		if (feed_send(c, p, games, n) == -1)
+			return;
 	}
 	/* The queue just ran dry: the stage may be done (its last results
 	 * came in while every slot was busy). */
-	if (got == 0 && !c->drained) {
+	if (n == 0 && !c->drained) {
 		c->drained = true;
 		advance(c);
 	}
@@ -234,21 +299,46 @@ has_fault_xx(const struct msg_result *r)
 	return false;
 }
 
+/* Ends rl's window once it is over, saying how many lines it hushed. */
+static void
+ratelog_tick(struct ratelog *rl)
+{
+	int64_t now = clock_now_ms();
+
+	if (now - rl->window_at < LOG_WINDOW_MS)
+		return;
+	if (rl->hushed)
+		log_warn("%d more %s in the last %d s, not logged", rl->hushed,
+		    rl->what, LOG_WINDOW_MS / 1000);
+	rl->window_at = now;
+	rl->logged = rl->hushed = 0;
+}
+
+/* Whether rl lets one more line out now. */
+static bool
+ratelog_ok(struct ratelog *rl)
+{
+	ratelog_tick(rl);
+	if (rl->logged < LOG_BURST) {
+		rl->logged++;
+		return true;
+	}
+	rl->hushed++;
+	return false;
+}
+
+/* A result arrived: the worker's slot is freed once we ACK it; an XX one
+ * backs the worker off. Recorded at the end of the poll pass. */
 static void
 on_result(struct coordinator *c, struct peer *p, const struct wire_peer *id,
-    const struct msg_result *r)
+    struct msg *m)
 {
+	const struct msg_result *r = &m->u.result;
 	/* A worker reconnecting after a coordinator restart may deliver
 	 * before its READY: its CURVE key still names it. */
 	const char *name = p ? p->name : id->user[0] ? id->user : "?";
-	bool recorded = false;
+	struct pending *b;
 
-	/* Every result frees a slot, even one started before a coordinator
-	 * restart (its READY counted only idle slots). */
-	if (p) {
-		p->credit++;
-		p->running -= p->running > 0;
-	}
 	if (p)
 		p->failures = has_fault_xx(r) ? p->failures + 1 : 0;
 	if (has_fault_xx(r)) {
@@ -260,22 +350,119 @@ on_result(struct coordinator *c, struct peer *p, const struct wire_peer *id,
 		log_warn("game %lld attempt %d failed on '%s': %s",
 		    (long long)r->game_id, r->attempt, name,
 		    r->detail ? r->detail : "no detail");
-		db_game_requeue(c->opts->db, r->game_id, r->attempt,
-		    r->detail ? r->detail : "worker failure");
-		return;
 	}
-	if (db_result_record(c->opts->db, r, name, &recorded) == -1)
+	c->batch = xrealloc(c->batch, (c->nbatch + 1) * sizeof *c->batch);
+	b = &c->batch[c->nbatch++];
+	b->id = *id;
+	b->name = xstrdup(name);
+	b->m = *m;	/* takes it */
+	memset(m, 0, sizeof *m);
+}
+
+/* The outcome of one pending result, logged; whether to ACK it. */
+static bool
+outcome(struct coordinator *c, const struct pending *b,
+    const struct db_record *d)
+{
+	const struct msg_result *r = &b->m.u.result;
+
+	switch (d->outcome) {
+	case DB_RECORDED:
+		return true;
+	case DB_INVALID:
+		if (d->state[0] && ratelog_ok(&c->stale_log))
+			log_warn("game %lld attempt %d: result from '%s' "
+			    "refused (%s)", (long long)r->game_id, r->attempt,
+			    b->name, d->state);
+		return true;
+	case DB_DUPLICATE:
+	case DB_STALE:
+		if (ratelog_ok(&c->stale_log))
+			log_info("game %lld attempt %d: duplicate or stale "
+			    "result from '%s' ignored (%s)",
+			    (long long)r->game_id, r->attempt, b->name,
+			    d->state);
+		return true;
+	case DB_REQUEUED:
+		return true;
+	case DB_FAILED:
+		break;
+	}
+	return false;
+}
+
+/* ACKs, to the worker of batch[i], every result of its in the batch that
+ * ack[] says is dealt with; each frees one of its slots. */
+static void
+ack_peer(struct coordinator *c, size_t i, const bool *ack, bool *done)
+{
+	struct msg m = { .type = MSG_ACK };
+	struct msg_ack *a = &m.u.ack;
+	struct peer *p = peer_find(c, &c->batch[i].id);
+
+	a->game_ids = xcalloc(c->nbatch, sizeof *a->game_ids);
+	a->attempts = xcalloc(c->nbatch, sizeof *a->attempts);
+	for (size_t k = i; k < c->nbatch; k++) {
+		if (done[k] || c->batch[k].id.len != c->batch[i].id.len ||
+		    memcmp(c->batch[k].id.id, c->batch[i].id.id,
+		    c->batch[i].id.len))
+			continue;
+		done[k] = true;
+		if (!ack[k])
+			continue;
+		a->game_ids[a->n] = c->batch[k].m.u.result.game_id;
+		a->attempts[a->n++] = c->batch[k].m.u.result.attempt;
+	}
+	if (a->n && p) {
+		p->credit += a->n;
+		p->running -= p->running > a->n ? a->n : p->running;
+	}
+	if (a->n)
+		wire_send(c->w, &c->batch[i].id, &m);
+	msg_release(&m);
+}
+
+/* Records the results of this poll pass, in one statement (XX ones each
+ * requeue their game), and ACKs them. */
+static void
+flush(struct coordinator *c)
+{
+	struct db_record *recs;
+	bool *ack, *done, any = false;
+
+	if (c->nbatch == 0)
 		return;
-	if (!recorded)
-		log_info("game %lld attempt %d: duplicate or stale result "
-		    "from '%s' ignored", (long long)r->game_id, r->attempt,
-		    name);
+	recs = xcalloc(c->nbatch, sizeof *recs);
+	ack = xcalloc(c->nbatch, sizeof *ack);
+	done = xcalloc(c->nbatch, sizeof *done);
+	for (size_t i = 0; i < c->nbatch; i++) {
+		recs[i].r = &c->batch[i].m.u.result;
+		recs[i].worker = c->batch[i].name;
+	}
+	/* Those it could not record get no ACK: their workers send them
+	 * again. */
+	db_results_record(c->opts->db, recs, c->nbatch);
+	for (size_t i = 0; i < c->nbatch; i++) {
+		ack[i] = outcome(c, &c->batch[i], &recs[i]);
+		any |= recs[i].outcome == DB_RECORDED;
+	}
+	for (size_t i = 0; i < c->nbatch; i++)
+		if (!done[i])
+			ack_peer(c, i, ack, done);
+	for (size_t i = 0; i < c->nbatch; i++) {
+		free(c->batch[i].name);
+		msg_release(&c->batch[i].m);
+	}
+	c->nbatch = 0;
+	free(recs);
+	free(ack);
+	free(done);
 	/* A stage cannot be done while one of its games is queued: only
-	 * once the queue ran dry is each result worth the check (the timer
+	 * once the queue ran dry are results worth the check (the timer
 	 * checks anyway). */
-	if (c->drained)
+	if (any && c->drained)
 		advance(c);
-	progress(c);
+	progress(c, false);
 }
 
 /* A worker lacks a bot: send it from the database, or say there is none
@@ -319,7 +506,7 @@ on_message(struct coordinator *c, const struct wire_peer *id, struct msg *m)
 		on_ready(c, id, &m->u.ready);
 		break;
 	case MSG_RESULT:
-		on_result(c, p, id, &m->u.result);
+		on_result(c, p, id, m);
 		break;
 	case MSG_FETCH:
 		on_fetch(c, p, id, &m->u.fetch);
@@ -357,6 +544,7 @@ on_heartbeat(struct coordinator *c)
 		peer_send(c, p, &hb);
 	}
 	c->heartbeat_at = now + PROTO_HEARTBEAT_MS;
+	ratelog_tick(&c->stale_log);
 }
 
 static void
@@ -383,6 +571,7 @@ say_bye(struct coordinator *c)
 {
 	struct msg bye = { .type = MSG_BYE };
 
+	progress(c, true);
 	if (c->tty && c->opts->progress)
 		fputc('\n', stderr);
 	log_info("tournament finished; %zu workers told so", c->npeers);
@@ -407,6 +596,7 @@ turn(struct coordinator *c)
 	    (rc = wire_recv(c->w, &id, &m)) != 0)
 		if (rc == 1)
 			on_message(c, &id, &m);
+	flush(c);
 	if (clock_now_ms() >= c->heartbeat_at) {
 		on_heartbeat(c);
 		if (c->opts->tick && c->opts->tick(c->opts->tick_arg) < 0)
@@ -421,7 +611,8 @@ turn(struct coordinator *c)
 int
 dispatch_run(const struct dispatch_opts *opts)
 {
-	struct coordinator c = { .opts = opts };
+	struct coordinator c = { .opts = opts,
+	    .stale_log.what = "duplicate, stale or refused results" };
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	c.w = opts->keys ? wire_bind_curve(opts->bind, opts->keys,
@@ -446,6 +637,8 @@ dispatch_run(const struct dispatch_opts *opts)
 	while (!dispatch_stop && !c.failed &&
 	    !(c.finished && opts->exit_when_done))
 		turn(&c);
+	c.stale_log.window_at = 0;
+	ratelog_tick(&c.stale_log);
 	if (c.failed)
 		log_error("stopping; the tournament can resume");
 	else if (dispatch_stop)
@@ -455,6 +648,7 @@ dispatch_run(const struct dispatch_opts *opts)
 	for (size_t i = 0; i < c.npeers; i++)
 		free(c.peers[i].name);
 	free(c.peers);
+	free(c.batch);
 	wire_free(c.w);
 	return c.failed ? -1 : 0;
 }

@@ -1,9 +1,11 @@
 /*
  * dispatch: the coordinator's one event loop. Workers say READY with their
  * free slots; while a worker has a free slot and the database has a queued
- * game, the game is leased to it and sent. Results are recorded (a
- * duplicate or stale one changes nothing), and after each the tournament
- * advances to its next stage when one is done. Workers silent for
+ * game, games are leased to it (as many as it has free slots, in one
+ * statement) and sent. The results of each poll pass are recorded in one
+ * statement (a duplicate or stale one changes nothing) and ACKed, which
+ * frees their slots; then the tournament advances to its next stage when
+ * one is done. Workers silent for
  * PROTO_LIVENESS heartbeats are forgotten; their games come back to the
  * queue when their leases run out.
  */

@@ -38,11 +38,12 @@ static const char *const standing_cols[] = { "stage", "group", "rank",
 static const bool standing_numeric[] = { false, false, true, false, true,
 	true, true, true, true, true, true };
 
+/* The last two only when a game has more than two seats. */
 static const char *const game_cols[] = { "stage", "group", "match", "game",
 	"dataset", "first", "second", "score_first", "score_second", "winner",
-	"end_reason" };
+	"end_reason", "seats", "scores" };
 static const bool game_numeric[] = { false, false, true, true, false, false,
-	false, true, true, false, false };
+	false, true, true, false, false, false, false };
 
 static const char *
 number(char buf[CELL_MAX], int64_t v)
@@ -93,7 +94,9 @@ game_cell(const void *rows, size_t row, size_t col, char buf[CELL_MAX])
 	case 7: return number(buf, g->score_first);
 	case 8: return number(buf, g->score_second);
 	case 9: return text(g->winner);
-	default: return text(g->end_reason);
+	case 10: return text(g->end_reason);
+	case 11: return text(g->seats);
+	default: return text(g->scores);
 	}
 }
 
@@ -148,9 +151,11 @@ write_json(FILE *out, const struct sheet *sh)
 		for (size_t c = 0; c < sh->ncols; c++) {
 			const char *v = cell(sh, r, c, buf);
 
-			fprintf(out, "%s\"%s\": ", c ? ", " : "", sh->cols[c]);
+			fputs(c ? ", " : "", out);
+			json_write_string(out, sh->cols[c]);
+			fputs(": ", out);
 			if (sh->numeric[c])
-				fputs(v, out);
+				fputs(*v ? v : "null", out);
 			else
 				json_write_string(out, v);
 		}
@@ -373,12 +378,54 @@ export_standings(FILE *out, enum export_format format, const char *title,
 	return finish(out);
 }
 
+static const char *
+table_cell(const void *rows, size_t row, size_t col, char buf[CELL_MAX])
+{
+	const struct db_rows *t = rows;
+
+	(void)buf;
+	return db_rows_cell(t, row, col);
+}
+
+int
+export_table(FILE *out, enum export_format format, const char *title,
+    const struct db_rows *t, const char *const *cols)
+{
+	bool *numeric = xcalloc(t->ncols + 1, sizeof *numeric);
+	const struct sheet sh = { cols, numeric, t->ncols, t->nrows,
+	    table_cell, t };
+
+	/* stage, group, rank, entry, then numbers only. */
+	for (size_t c = 2; c < t->ncols; c++)
+		numeric[c] = c != 3;
+	switch (format) {
+	case EXPORT_CSV:
+		write_csv(out, &sh);
+		break;
+	case EXPORT_JSON:
+		write_json(out, &sh);
+		break;
+	case EXPORT_HTML:
+		write_html(out, &sh, title);
+		break;
+	default:
+		write_blocks(out, &sh, format, title);
+		break;
+	}
+	free(numeric);
+	return finish(out);
+}
+
 int
 export_games(FILE *out, enum export_format format,
     const struct db_game_row *rows, size_t n)
 {
-	const struct sheet sh = { game_cols, game_numeric,
-	    sizeof game_cols / sizeof game_cols[0], n, game_cell, rows };
+	struct sheet sh = { game_cols, game_numeric,
+	    sizeof game_cols / sizeof game_cols[0] - 2, n, game_cell, rows };
+
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].nseats > 2)
+			sh.ncols = sizeof game_cols / sizeof game_cols[0];
 
 	if (format == EXPORT_CSV)
 		write_csv(out, &sh);

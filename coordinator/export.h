@@ -10,7 +10,11 @@
  *
  * Standings columns: stage,group,rank,entry,played,won,drawn,lost,points,
  * games_won,net_points. Game columns: stage,group,match,game,dataset,
- * first,second,score_first,score_second,winner,end_reason.
+ * first,second,score_first,score_second,winner,end_reason, and when a game
+ * has more than two seats seats,scores (every seat's entry and score,
+ * comma-separated; first and second are then seats A and B). Gauntlet,
+ * combinations and all_vs_all standings are tables of their own
+ * (db_stage_table()).
  */
 #ifndef ARENA_EXPORT_H
 #define ARENA_EXPORT_H
@@ -37,6 +41,11 @@ int export_format_parse(const char *name, enum export_format *out);
  * forms. Returns 0, or -1 when out could not be written. */
 int export_standings(FILE *out, enum export_format format, const char *title,
     const struct db_standing *rows, size_t n);
+
+/* Writes a table with named columns (stage, group, rank, entry, then
+ * numbers, as db_stage_table() gives) like standings. */
+int export_table(FILE *out, enum export_format format, const char *title,
+    const struct db_rows *t, const char *const *cols);
 
 /* Writes game rows as csv or json (other formats: -1 after logging).
  * Returns 0, or -1 when out could not be written. */

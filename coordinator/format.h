@@ -1,9 +1,8 @@
 /*
  * format: the stage formats behind plan_expand(), private to coordinator/
- * plan.c and the format_*.c files. A format only forms the groups of a
- * stage; plan.c then plays a single round-robin in each group and derives
- * the games, so every format schedules matches the same way. format.c
- * holds what they share.
+ * plan.c and the format_*.c files. A format forms the groups of a stage,
+ * then its matches and their games; format.c holds what they share: the
+ * round-robin schedule, group names and seeds.
  */
 #ifndef ARENA_FORMAT_H
 #define ARENA_FORMAT_H
@@ -14,13 +13,26 @@
 #include "common/spec.h"
 #include "coordinator/plan.h"
 
-/* Fills ps->groups and ps->ngroups from entrants, or returns -1 after
+/* Fills ps->groups and ps->matches from entrants, or returns -1 after
  * logging why it cannot. */
-typedef int format_groups_fn(const struct spec *spec, size_t stage,
+typedef int format_fn(const struct spec *spec, size_t stage,
     const size_t *entrants, size_t nentrants, struct plan_stage *ps);
 
-format_groups_fn format_round_robin_groups;
-format_groups_fn format_final_groups;
+format_fn format_round_robin;
+format_fn format_final;
+format_fn format_gauntlet;
+format_fn format_combinations;
+format_fn format_all_vs_all;
+
+/* A single round-robin in each group of ps (circle method), each match
+ * playing every dataset twice, each side first once. */
+void format_round_robin_matches(const struct spec *spec, struct plan_stage *ps);
+
+/* Appends a match of n entries in group with ngames games, seeds set and
+ * the rest zero, to ps->matches (allocated by the caller, large enough). */
+struct plan_match *format_add_match(const struct spec *spec,
+    struct plan_stage *ps, size_t group, const size_t *entries, size_t n,
+    size_t ngames);
 
 /* Group names "A".."Z", "AA", "AB"... Caller owns the result; free(). */
 char *format_group_name(size_t index);

@@ -1,7 +1,8 @@
 /*
  * format_final: one group "A" of the advancers of the stage before, in the
  * order they come (db_stage_advancers(): by group, then rank), so the
- * winners of the groups are listed, and so seated, first.
+ * winners of the groups are listed, and so seated, first; then a single
+ * round-robin.
  */
 #include "coordinator/format.h"
 
@@ -10,7 +11,7 @@
 #include "common/log.h"
 
 int
-format_final_groups(const struct spec *spec, size_t stage,
+format_final(const struct spec *spec, size_t stage,
     const size_t *entrants, size_t n, struct plan_stage *ps)
 {
 	struct plan_group *grp;
@@ -24,5 +25,6 @@ format_final_groups(const struct spec *spec, size_t stage,
 	grp->members = xcalloc(n, sizeof *grp->members);
 	grp->nmembers = n;
 	memcpy(grp->members, entrants, n * sizeof *entrants);
+	format_round_robin_matches(spec, ps);
 	return 0;
 }

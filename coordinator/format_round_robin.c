@@ -4,7 +4,8 @@
  * xoshiro256** generator seeded from the spec seed and the stage index
  * (never rand(): the draw must be the same on every machine and libc) and
  * dealt in order into groups whose sizes differ by at most one, the
- * larger groups first.
+ * larger groups first. Then a single round-robin in each group
+ * (format.c).
  */
 #include "coordinator/format.h"
 
@@ -109,16 +110,14 @@ given_groups(const struct spec *spec, size_t stage, const size_t *entrants,
 	return 0;
 }
 
-int
-format_round_robin_groups(const struct spec *spec, size_t stage,
-    const size_t *entrants, size_t n, struct plan_stage *ps)
+static int
+drawn_groups(const struct spec *spec, size_t stage, const size_t *entrants,
+    size_t n, struct plan_stage *ps)
 {
 	const struct spec_stage *s = &spec->stages[stage];
 	size_t ngroups, next = 0;
 	size_t *order;
 
-	if (s->draw != NULL)
-		return given_groups(spec, stage, entrants, n, ps);
 	ngroups = spec_stage_ngroups(spec, stage, n);
 	if (n / ngroups < 2)
 		return log_error("stage '%s': %zu entrants cannot make %zu "
@@ -140,4 +139,17 @@ format_round_robin_groups(const struct spec *spec, size_t stage,
 	}
 	free(order);
 	return 0;
+}
+
+int
+format_round_robin(const struct spec *spec, size_t stage,
+    const size_t *entrants, size_t n, struct plan_stage *ps)
+{
+	int rc = spec->stages[stage].draw != NULL ?
+	    given_groups(spec, stage, entrants, n, ps) :
+	    drawn_groups(spec, stage, entrants, n, ps);
+
+	if (rc == 0)
+		format_round_robin_matches(spec, ps);
+	return rc;
 }

@@ -1,16 +1,8 @@
 /*
  * plan: expands a stage into groups, matches and games, and prints a
- * spec's whole plan.
- *
- * A format (format_*.c, one row of the table below) forms the groups;
- * everything after is shared. Each group plays a single round-robin by the
- * circle method: members stand in draw order, the first stays put and the
- * others turn one place a round, so every pair meets exactly once and
- * nobody plays twice in a round (an odd group gets a bye). A match lists
- * the member drawn first as a. Each match plays every dataset twice, a
- * first then b first, and each game's seed is a hash of (spec seed,
- * stage, group, match, game): a game can be replayed alone, and changing
- * one stage never moves another's seeds.
+ * spec's whole plan. A format (format_*.c, one row of the table below)
+ * forms the groups, the matches and their games; format.c has what they
+ * share.
  */
 #include "coordinator/plan.h"
 
@@ -21,76 +13,21 @@
 #include "common/json.h"
 #include "common/log.h"
 #include "coordinator/format.h"
+#include "games/game.h"
 
-/* Game seeds stay below 2^53 so they survive JSON readers that hold
- * numbers in doubles, and PostgreSQL's signed bigint. */
-#define SEED_MASK ((UINT64_C(1) << 53) - 1)
-
-static format_groups_fn *const formats[] = {
-	[SPEC_ROUND_ROBIN] = format_round_robin_groups,
-	[SPEC_FINAL] = format_final_groups,
+static format_fn *const formats[] = {
+	[SPEC_ROUND_ROBIN] = format_round_robin,
+	[SPEC_FINAL] = format_final,
+	[SPEC_GAUNTLET] = format_gauntlet,
+	[SPEC_COMBINATIONS] = format_combinations,
+	[SPEC_ALL_VS_ALL] = format_all_vs_all,
 };
-
-static void
-add_games(const struct spec *spec, size_t stage, struct plan_match *m,
-    size_t index)
-{
-	m->ngames = 2 * spec->ndatasets;
-	m->games = xcalloc(m->ngames + 1, sizeof *m->games);
-	for (size_t k = 0; k < m->ngames; k++) {
-		struct plan_game *g = &m->games[k];
-		uint64_t h = format_mix(spec->seed, stage);
-
-		h = format_mix(format_mix(h, m->group), index);
-		g->dataset = k / 2;
-		g->first = k % 2 ? m->b : m->a;
-		g->second = k % 2 ? m->a : m->b;
-		g->seed = format_mix(h, k) & SEED_MASK;
-	}
-}
-
-static void
-add_match(const struct spec *spec, struct plan_stage *ps, size_t group,
-    size_t x, size_t y)
-{
-	const struct plan_group *grp = &ps->groups[group];
-	struct plan_match *m = &ps->matches[ps->nmatches];
-
-	m->group = group;
-	m->a = grp->members[x < y ? x : y];
-	m->b = grp->members[x < y ? y : x];
-	add_games(spec, ps->stage, m, ps->nmatches);
-	ps->nmatches++;
-}
-
-/* The circle method over member positions; position n is the bye. */
-static void
-group_matches(const struct spec *spec, struct plan_stage *ps, size_t group)
-{
-	size_t n = ps->groups[group].nmembers, slots = n + n % 2;
-	size_t *at = xcalloc(slots + 1, sizeof *at);
-
-	for (size_t i = 0; i < slots; i++)
-		at[i] = i;
-	for (size_t round = 0; round + 1 < slots; round++) {
-		size_t last = at[slots - 1];
-
-		for (size_t i = 0; i < slots / 2; i++)
-			if (at[i] < n && at[slots - 1 - i] < n)
-				add_match(spec, ps, group, at[i],
-				    at[slots - 1 - i]);
-		memmove(at + 2, at + 1, (slots - 2) * sizeof *at);
-		at[1] = last;
-	}
-	free(at);
-}
 
 int
 plan_expand(const struct spec *spec, size_t stage, const size_t *entrants,
     size_t nentrants, struct plan_stage **out)
 {
 	struct plan_stage *ps;
-	size_t total = 0;
 
 	*out = NULL;
 	if (stage >= spec->nstages)
@@ -102,12 +39,6 @@ plan_expand(const struct spec *spec, size_t stage, const size_t *entrants,
 		plan_stage_free(ps);
 		return -1;
 	}
-	for (size_t g = 0; g < ps->ngroups; g++)
-		total += ps->groups[g].nmembers * (ps->groups[g].nmembers - 1) /
-		    2;
-	ps->matches = xcalloc(total + 1, sizeof *ps->matches);
-	for (size_t g = 0; g < ps->ngroups; g++)
-		group_matches(spec, ps, g);
 	*out = ps;
 	return 0;
 }
@@ -132,6 +63,47 @@ size_t
 plan_stage_entrants(const struct spec *spec, size_t stage)
 {
 	return spec_stage_entrants(spec, stage);
+}
+
+size_t
+plan_stage_seats(const struct spec *spec, size_t stage)
+{
+	const struct spec_stage *s = &spec->stages[stage];
+	const struct game *g;
+
+	if (s->format != SPEC_COMBINATIONS)
+		return 2;
+	if (s->seats > 0)
+		return s->seats;
+	g = games_find(spec->game);
+	return g != NULL ? (size_t)g->max_seats : 2;
+}
+
+void
+plan_stage_size(const struct spec *spec, size_t stage, size_t *nmatches,
+    size_t *ngames)
+{
+	const struct spec_stage *s = &spec->stages[stage];
+	size_t n = spec_stage_entrants(spec, stage), k;
+
+	switch (s->format) {
+	case SPEC_GAUNTLET:
+		*nmatches = spec_stage_matches(spec, stage);
+		*ngames = *nmatches * spec_gauntlet_games(spec, stage);
+		break;
+	case SPEC_COMBINATIONS:
+		k = plan_stage_seats(spec, stage);
+		*nmatches = spec_choose(n, k);
+		*ngames = *nmatches * (s->rotation ? k : 1) * spec->ndatasets;
+		break;
+	case SPEC_ALL_VS_ALL:
+		*nmatches = spec_stage_matches(spec, stage);
+		*ngames = *nmatches * spec_pair_games(spec, stage);
+		break;
+	default:
+		*nmatches = spec_stage_matches(spec, stage);
+		*ngames = *nmatches * 2 * spec->ndatasets;
+	}
 }
 
 /* ---- printing ---- */
@@ -159,9 +131,9 @@ static void
 print_stage_head(const struct spec *spec, size_t i, FILE *out)
 {
 	const struct spec_stage *s = &spec->stages[i];
-	size_t n = spec_stage_entrants(spec, i);
-	size_t nmatches = spec_stage_matches(spec, i);
+	size_t n = spec_stage_entrants(spec, i), nmatches, ngames;
 
+	plan_stage_size(spec, i, &nmatches, &ngames);
 	fprintf(out, "\nstage '%s' (%s): ", s->name,
 	    spec_format_name(s->format));
 	if (i == 0)
@@ -173,10 +145,18 @@ print_stage_head(const struct spec *spec, size_t i, FILE *out)
 	if (s->format == SPEC_ROUND_ROBIN)
 		fprintf(out, ", %zu group%s", spec_stage_ngroups(spec, i, n),
 		    spec_stage_ngroups(spec, i, n) == 1 ? "" : "s");
+	for (size_t k = 0; k < s->nopponents; k++)
+		fprintf(out, "%s%s", k ? ", " : ", opponents ",
+		    s->opponents[k].entry);
+	if (s->format == SPEC_COMBINATIONS)
+		fprintf(out, ", %zu seats%s", plan_stage_seats(spec, i),
+		    s->rotation ? ", rotated" : "");
+	if (s->format == SPEC_ALL_VS_ALL)
+		fprintf(out, ", every pair %zu time%s per dataset and side",
+		    s->repeat, s->repeat == 1 ? "" : "s");
 	if (s->advance > 0)
 		fprintf(out, ", top %zu advance", s->advance);
-	fprintf(out, ", %zu matches, %zu games", nmatches,
-	    nmatches * 2 * spec->ndatasets);
+	fprintf(out, ", %zu matches, %zu games", nmatches, ngames);
 	if (i > 0)
 		fprintf(out, "; expanded when '%s' is done",
 		    spec->stages[i - 1].name);
@@ -201,17 +181,21 @@ print_expanded(const struct spec *spec, const struct plan_stage *ps,
 	for (size_t m = 0; m < ps->nmatches; m++) {
 		const struct plan_match *pm = &ps->matches[m];
 
-		fprintf(out, "  match %zu, group %s: %s vs %s\n", m + 1,
-		    ps->groups[pm->group].name, entry_name(spec, pm->a),
-		    entry_name(spec, pm->b));
+		fprintf(out, "  match %zu, group %s: ", m + 1,
+		    ps->groups[pm->group].name);
+		for (size_t k = 0; k < pm->nentries; k++)
+			fprintf(out, "%s%s", k ? " vs " : "",
+			    entry_name(spec, pm->entries[k]));
+		fputc('\n', out);
 		for (size_t k = 0; k < pm->ngames; k++) {
 			const struct plan_game *pg = &pm->games[k];
 
-			fprintf(out, "    game %zu: %s, A %s, B %s, seed %"
-			    PRIu64 "\n", ++number,
-			    spec->datasets[pg->dataset].name,
-			    entry_name(spec, pg->first),
-			    entry_name(spec, pg->second), pg->seed);
+			fprintf(out, "    game %zu: %s", ++number,
+			    spec->datasets[pg->dataset].name);
+			for (size_t t = 0; t < pg->nseats; t++)
+				fprintf(out, ", %c %s", (char)('A' + t),
+				    entry_name(spec, pg->seats[t]));
+			fprintf(out, ", seed %" PRIu64 "\n", pg->seed);
 		}
 	}
 }
@@ -228,6 +212,11 @@ plan_print(const struct spec *spec, FILE *out)
 	fprintf(out, "datasets:");
 	for (size_t d = 0; d < spec->ndatasets; d++)
 		fprintf(out, "%s %s", d ? "," : "", spec->datasets[d].name);
+	/* Only when given, so older plans print as they did. */
+	if (spec->nspares > 0)
+		fprintf(out, "\nspare datasets (for undecided games):");
+	for (size_t d = 0; d < spec->nspares; d++)
+		fprintf(out, "%s %s", d ? "," : "", spec->spares[d].name);
 	fprintf(out, "\nentries:");
 	for (size_t e = 0; e < spec->nentries; e++)
 		fprintf(out, "%s %s", e ? "," : "", entry_name(spec, e));
@@ -262,10 +251,16 @@ json_game(FILE *out, const struct spec *spec, const struct plan_game *pg,
 {
 	fprintf(out, "{\"game\": %zu, \"dataset\": ", number);
 	json_write_string(out, spec->datasets[pg->dataset].name);
-	fputs(", \"first\": ", out);
-	json_write_string(out, entry_name(spec, pg->first));
-	fputs(", \"second\": ", out);
-	json_write_string(out, entry_name(spec, pg->second));
+	/* Two seats keep their old keys, so old plans still diff clean. */
+	if (pg->nseats == 2) {
+		fputs(", \"first\": ", out);
+		json_write_string(out, entry_name(spec, pg->seats[0]));
+		fputs(", \"second\": ", out);
+		json_write_string(out, entry_name(spec, pg->seats[1]));
+	} else {
+		fputs(", \"seats\": ", out);
+		json_names(out, spec, pg->seats, pg->nseats);
+	}
 	fprintf(out, ", \"seed\": %" PRIu64 "}", pg->seed);
 }
 
@@ -290,10 +285,17 @@ json_expanded(FILE *out, const struct spec *spec, const struct plan_stage *ps)
 		fprintf(out, "%s\n    {\"match\": %zu, \"group\": ",
 		    m ? "," : "", m + 1);
 		json_write_string(out, ps->groups[pm->group].name);
-		fputs(", \"a\": ", out);
-		json_write_string(out, entry_name(spec, pm->a));
-		fputs(", \"b\": ", out);
-		json_write_string(out, entry_name(spec, pm->b));
+		if (pm->nentries == 2) {
+			fputs(", \"a\": ", out);
+			json_write_string(out, entry_name(spec,
+			    pm->entries[0]));
+			fputs(", \"b\": ", out);
+			json_write_string(out, entry_name(spec,
+			    pm->entries[1]));
+		} else {
+			fputs(", \"entries\": ", out);
+			json_names(out, spec, pm->entries, pm->nentries);
+		}
 		fputs(", \"games\": [", out);
 		for (size_t k = 0; k < pm->ngames; k++) {
 			fputs(k ? ",\n      " : "\n      ", out);
@@ -309,9 +311,9 @@ json_stage(FILE *out, const struct spec *spec, size_t i,
     const struct plan_stage *ps)
 {
 	const struct spec_stage *s = &spec->stages[i];
-	size_t n = spec_stage_entrants(spec, i);
-	size_t nmatches = spec_stage_matches(spec, i);
+	size_t n = spec_stage_entrants(spec, i), nmatches, ngames;
 
+	plan_stage_size(spec, i, &nmatches, &ngames);
 	fputs("  {\"name\": ", out);
 	json_write_string(out, s->name);
 	fputs(", \"format\": ", out);
@@ -319,8 +321,10 @@ json_stage(FILE *out, const struct spec *spec, size_t i,
 	fprintf(out, ", \"entrants\": %zu, \"ngroups\": %zu, "
 	    "\"advance\": %zu, \"nmatches\": %zu, \"ngames\": %zu, "
 	    "\"expanded\": %s", n, spec_stage_ngroups(spec, i, n), s->advance,
-	    nmatches, nmatches * 2 * spec->ndatasets, i == 0 ? "true" :
+	    nmatches, ngames, i == 0 ? "true" :
 	    "false");
+	if (s->format == SPEC_ALL_VS_ALL)
+		fprintf(out, ", \"repeat\": %zu", s->repeat);
 	if (i > 0) {
 		fputs(",\n   \"from\": {\"stage\": ", out);
 		json_write_string(out, spec->stages[i - 1].name);
@@ -347,6 +351,13 @@ plan_print_json(const struct spec *spec, FILE *out)
 		if (d)
 			fputs(", ", out);
 		json_write_string(out, spec->datasets[d].name);
+	}
+	if (spec->nspares > 0)
+		fputs("],\n \"spare_datasets\": [", out);
+	for (size_t d = 0; d < spec->nspares; d++) {
+		if (d)
+			fputs(", ", out);
+		json_write_string(out, spec->spares[d].name);
 	}
 	fputs("],\n \"entries\": [", out);
 	for (size_t e = 0; e < spec->nentries; e++) {

@@ -15,6 +15,12 @@
  * The replay of a game is the list of (seat, answer) pairs plus the fault,
  * if any: applying them to a fresh start() with the same dataset and seed
  * reproduces the result without the bots.
+ *
+ * How a bot is run is the game's choice (enum game_bots). With per-turn
+ * bots a failed call (late, crashed, silent, a sandbox rule broken) does
+ * not end the game: the seat's verdict records it and apply() gets the
+ * empty answer "", which the game must treat as its "no answer" (Slime's
+ * pass, Space Wars' N).
  */
 #ifndef ARENA_GAME_H
 #define ARENA_GAME_H
@@ -33,6 +39,22 @@ enum game_move {
 	GAME_MOVE_ILLEGAL,	/* illegal or malformed: the game's penalty applied */
 };
 
+enum game_bots {
+	/* One process per game, frozen between its calls: each call writes
+	 * view() to its stdin and reads one line back (Dream City, Reversi). */
+	GAME_BOTS_PERSISTENT,
+	/* A new process per call, started in the bot's folder (kept between
+	 * the calls of one game, wiped after it) with view() as one more
+	 * command-line argument (one line, no newline); the answer is the
+	 * first line it prints (Slime). */
+	GAME_BOTS_PER_TURN_ARG,
+	/* A new process per call in the bot's folder: view() is written to
+	 * input.txt before it starts, the answer is the first line of
+	 * output.txt once it exits or is killed at the call limit
+	 * (Space Wars). */
+	GAME_BOTS_PER_TURN_FILES,
+};
+
 struct game {
 	const char *name;	/* spec's "game:" value, e.g. "dreamcity" */
 	const char *version;	/* referee version, stored with each result */
@@ -41,6 +63,7 @@ struct game {
 	/* A bot may keep no thread or process running after a call beyond
 	 * those it had after its first (Dream City): more is SV. */
 	bool no_tasks_after_call;
+	enum game_bots bots;	/* zero value: persistent */
 
 	/* Parses the text of a dataset file. On failure returns NULL and
 	 * writes "name:line:col: message" into err. Caller owns the result;
@@ -72,6 +95,21 @@ struct game {
 	/* Why the game ended, a short stable word ("all_placed", "passes",
 	 * "fault"); NULL while it is running. */
 	const char *(*end_reason)(const struct game_state *s);
+
+	/* A picture of the state for viewers (`arena replay`): a first line
+	 * for people (turn, "scores N N ..." so far, who is to move or, once
+	 * over, why it ended; the scores are scores()'s when the game is
+	 * over, since viewers show them as the result), then the board, one
+	 * line per row, one character per cell (docs/viewer.md gives each
+	 * game's legend). Called after start() and after every answer or
+	 * fault. NULL: the viewer shows the moves instead. Caller owns the
+	 * result; free(). */
+	char *(*frame)(const struct game_state *s);
+	/* Colours of the viewers (the page and the terminal): "C:#rrggbb"
+	 * pairs separated by spaces, one per cell character, e.g.
+	 * "#:#555555 1:#dd3333"; others get the viewer's defaults. NULL:
+	 * defaults only. */
+	const char *palette;
 
 	/* `arena gen <game> ARGS`: writes a new dataset to out. Returns 0, or
 	 * -1 after printing a usage error. NULL when the game has none. */

@@ -4,9 +4,17 @@
 #include <string.h>
 
 #include "games/dreamcity/dreamcity.h"
+#include "games/reversi/reversi.h"
+#include "games/slime/slime.h"
+#include "games/spacewars/spacewars.h"
+#include "games/volt/volt.h"
 
 static const struct game *const table[] = {
 	&game_dreamcity,
+	&game_reversi,
+	&game_slime,
+	&game_spacewars,
+	&game_volt,
 	NULL,
 };
 

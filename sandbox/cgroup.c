@@ -922,6 +922,20 @@ cgroup_usage(struct cgroup *cg, struct cgroup_usage *u)
 	return 0;
 }
 
+int64_t
+cgroup_cpu_ns(struct cgroup *cg)
+{
+	struct cgroup_usage u;
+	char buf[256];
+
+	if (cg->kind == CGROUP_NONE)
+		return cgroup_usage(cg, &u) < 0 ? -1 : u.cpu_ns;
+	if (pread_str(cg->cpu_fd, buf, sizeof buf) < 0)
+		return log_errno("cannot read CPU usage of '%s'", cg->dir[0]);
+	return cg->kind == CGROUP_V1 ? strtoll(buf, NULL, 10) :
+	    keyed(buf, "usage_usec") * 1000;
+}
+
 int
 cgroup_reset_peak(struct cgroup *cg)
 {

@@ -69,6 +69,8 @@ void cgroup_set_init(struct cgroup *cg, pid_t init);
 int cgroup_freeze(struct cgroup *cg);
 int cgroup_thaw(struct cgroup *cg);
 int cgroup_usage(struct cgroup *cg, struct cgroup_usage *u);
+/* The CPU part of cgroup_usage() alone (one read), or -1 after logging. */
+int64_t cgroup_cpu_ns(struct cgroup *cg);
 int cgroup_reset_peak(struct cgroup *cg);
 /* How many times the memory limit's OOM killer acted; -1 on failure. */
 int64_t cgroup_oom_kills(struct cgroup *cg);

@@ -7,10 +7,15 @@
  * sandbox can be prepared before anyone needs it. Given the run, pid 1
  * sizes /tmp, fills /box and passes the run on; the command's process
  * takes its descriptors and rlimits and execs, and pid 1 only reaps: the
- * command is never pid 1, so signals reach it as they would anywhere. When the command ends, pid 1 sends its wait
- * status to the parent and exits, and the kernel kills the rest of the
- * namespace. It never serves a second command: each run has namespaces,
- * /tmp and /box of its own.
+ * command is never pid 1, so signals reach it as they would anywhere.
+ * When the command ends, pid 1 sends its wait status to the parent and
+ * exits, and the kernel kills the rest of the namespace: each run has
+ * namespaces, /tmp and /box of its own. The exception is a run marked
+ * `again` (a per-turn bot's calls, which may not start processes, so
+ * the command's end is the end of everything it ran): pid 1 then stays,
+ * forks the next command's process, and serves the next run of the same
+ * bot in the same namespaces and /box, with a fresh /tmp and IPC
+ * namespace (nothing but its folder carries over).
  *
  * A command without shell syntax (a bot's "./bot --fast") is exec'd
  * directly, as the shell would after "exec"; anything else, and any
@@ -274,8 +279,9 @@ command(const struct child_setup *setup, int ctl, int inner)
 	exec_command(&run, setup->processes, envp);
 }
 
-/* Reaps every process of the namespace until the command ends. */
-_Noreturn static void
+/* Reaps every process of the namespace until the command ends, and sends
+ * its status. */
+static void
 reap(int ctl, pid_t cmd)
 {
 	int status;
@@ -283,11 +289,84 @@ reap(int ctl, pid_t cmd)
 	for (;;) {
 		pid_t pid = waitpid(-1, &status, 0);
 		if (pid == cmd) {
-			(void)send(ctl, &status, sizeof status, MSG_NOSIGNAL);
-			_exit(0);
+			if (send(ctl, &status, sizeof status, MSG_NOSIGNAL) !=
+			    sizeof status)
+				_exit(0);
+			return;
 		}
 		if (pid < 0 && errno != EINTR)
 			_exit(127);
+	}
+}
+
+/* Forks the command's process, ready up to the run; *inner: our end of
+ * the socket the run goes through. Says CHILD_PREPARED. */
+static pid_t
+fork_command(const struct child_setup *setup, int ctl, int *inner)
+{
+	int sp[2];
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) < 0)
+		die(ctl, "cannot create a socket");
+	pid_t pid = fork();
+	if (pid < 0)
+		die(ctl, "cannot fork the command");
+	if (pid == 0) {
+		close(sp[0]);
+		command(setup, ctl, sp[1]);
+	}
+	close(sp[1]);
+	*inner = sp[0];
+	if (send(ctl, (char[]){ CHILD_PREPARED }, 1, MSG_NOSIGNAL) != 1)
+		_exit(127);
+	return pid;
+}
+
+/* Takes the run: its /tmp and /box, then hands it to the command's
+ * process. The first run mounts its folder; a later one (again) keeps it
+ * and its folder's fd is not used, and its /tmp, made new when the last
+ * run ended (tmp_kb), is only made again if it wants another size. */
+static void
+start_run(int ctl, struct child_run *run, int inner, int64_t tmp_kb)
+{
+	char err[512];
+	int fds[4];
+
+	receive_fds(ctl, run, sizeof *run, fds, 4);
+	run->command[sizeof run->command - 1] = '\0';
+	if (run->type != CHILD_RUN)
+		_exit(127);
+	if (tmp_kb < 0 ? rootfs_finish(fds[3], run->keep_box,
+	    run->limits.tmp_kb, run->limits.box_kb, err, sizeof err) < 0 :
+	    run->limits.tmp_kb != tmp_kb &&
+	    rootfs_renew_tmp(run->limits.tmp_kb, err, sizeof err) < 0) {
+		errno = 0;
+		die(ctl, err);
+	}
+	if (tmp_kb >= 0)
+		close(fds[3]);
+	if (send_fds(inner, run, sizeof *run, fds, 3) < 0)
+		die(ctl, "cannot start the command");
+	/* Holding no copy of the command's pipes, so their EOF is its own. */
+	for (int i = 0; i < 3; i++)
+		close(fds[i]);
+	close(inner);
+}
+
+/* Between two runs (again): nothing of the last but its folder stays.
+ * System V and POSIX IPC objects outlive their processes: a new IPC
+ * namespace leaves them behind, gone; /tmp is a new tmpfs. Done before
+ * the next run is asked for, off its critical path. */
+static void
+renew(int ctl, int64_t tmp_kb)
+{
+	char err[512];
+
+	if (unshare(CLONE_NEWIPC) < 0)
+		die(ctl, "cannot make a new IPC namespace");
+	if (rootfs_renew_tmp(tmp_kb, err, sizeof err) < 0) {
+		errno = 0;
+		die(ctl, err);
 	}
 }
 
@@ -297,7 +376,7 @@ child_init(int ctl)
 	static struct child_run run;
 	struct child_setup setup;
 	char err[512];
-	int fds[4], inner[2];
+	int inner;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* Nothing of whoever cloned us but the control socket. */
@@ -315,32 +394,13 @@ child_init(int ctl)
 		errno = 0;
 		die(ctl, err);
 	}
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, inner) < 0)
-		die(ctl, "cannot create a socket");
-	pid_t pid = fork();
-	if (pid < 0)
-		die(ctl, "cannot fork the command");
-	if (pid == 0) {
-		close(inner[0]);
-		command(&setup, ctl, inner[1]);
+	for (int64_t tmp_kb = -1;; tmp_kb = run.limits.tmp_kb) {
+		pid_t pid = fork_command(&setup, ctl, &inner);
+		start_run(ctl, &run, inner, tmp_kb);
+		reap(ctl, pid);
+		/* Without processes the command's end is everything's. */
+		if (!run.again || setup.processes)
+			_exit(0);
+		renew(ctl, run.limits.tmp_kb);
 	}
-	close(inner[1]);
-	if (send(ctl, (char[]){ CHILD_PREPARED }, 1, MSG_NOSIGNAL) != 1)
-		_exit(127);
-	receive_fds(ctl, &run, sizeof run, fds, 4);
-	run.command[sizeof run.command - 1] = '\0';
-	if (run.type != CHILD_RUN)
-		_exit(127);
-	if (rootfs_finish(fds[3], run.keep_box, run.limits.tmp_kb,
-	    run.limits.box_kb, err, sizeof err) < 0) {
-		errno = 0;
-		die(ctl, err);
-	}
-	if (send_fds(inner[0], &run, sizeof run, fds, 3) < 0)
-		die(ctl, "cannot start the command");
-	/* Holding no copy of the command's pipes, so their EOF is its own. */
-	for (int i = 0; i < 3; i++)
-		close(fds[i]);
-	close(inner[0]);
-	reap(ctl, pid);
 }

@@ -11,7 +11,8 @@
 #include "sandbox/sandbox.h"
 
 #define CHILD_INSIDE_UID 1000	/* the command's uid inside */
-#define CHILD_COMMAND_MAX 8192	/* longest command, with its NUL */
+#define CHILD_COMMAND_MAX 16384	/* longest command, with its NUL: a
+				 * 100x100 Slime view fits */
 
 /* Messages on the control socket (SOCK_SEQPACKET), in this order. */
 #define CHILD_MAPPED 'M'	/* parent -> init: uid maps and cgroups set;
@@ -37,6 +38,7 @@ struct child_run {
 	char type;		/* CHILD_RUN */
 	bool keep_box;		/* the folder's fd is /box itself */
 	bool limit_data;	/* RLIMIT_DATA to memory (no cgroups) */
+	bool again;		/* init stays for another run, see below */
 	struct sandbox_limits limits;	/* defaults filled in */
 	char command[CHILD_COMMAND_MAX];
 };
@@ -46,7 +48,10 @@ struct child_run {
  * says CHILD_PREPARED, waits for CHILD_RUN, mounts /tmp and /box, hands
  * the run to the command's process, reaps, and sends the command's wait
  * status on ctl when it ends. Exits at once when ctl is closed before
- * the command is started. */
+ * the command is started. A run with `again` (no processes) does not end
+ * it: it forks the next command's process, says CHILD_PREPARED again,
+ * and the next CHILD_RUN (its folder's fd unused: /box stays) gets a
+ * fresh /tmp; EOF on ctl instead ends it. */
 _Noreturn void child_init(int ctl);
 
 #endif

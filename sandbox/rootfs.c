@@ -21,24 +21,22 @@
 
 #include "sandbox/rootfs.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/mount.h>
 
+#include "common/tree.h"
+
 #define ROOT ROOTFS_MOUNTPOINT
 #define BOX_UID 1000		/* the command's uid inside (child.h) */
-#define COPY_DEPTH 32		/* folders deeper than this are refused */
 
 static char *err_buf;
 static size_t err_size;
@@ -211,141 +209,22 @@ build_dev(void)
 	return 0;
 }
 
-/* The private /box: a copy of the folder (src, a directory fd) made as
- * root of the user namespace, so the file owner is the command and the
- * modes are the folder's, set-id bits dropped. Devices, FIFOs and sockets
- * are left out; symlinks are copied as symlinks, never followed. */
-static char copy_path[PATH_MAX];	/* the entry being copied, for errors */
-
-static int copy_tree(int src, int dst, int depth);
-
-static int
-copy_data(int from, int to)
+/* The private /box is a copy of the folder (common/tree.c's walker) made
+ * as root of the user namespace, so the file owner is the command and
+ * the modes are the folder's, set-id bits dropped. Devices, FIFOs and
+ * sockets are left out; symlinks are copied as symlinks, never followed.
+ * The walker's hook names the entry that stopped it. */
+static void
+box_hook(void *ctx, const char *path, int err)
 {
-	static char buf[1 << 16];
-	ssize_t n;
-
-	while ((n = sendfile(to, from, NULL, 1 << 30)) > 0)
-		;
-	if (n == 0)
-		return 0;
-	if (errno != EINVAL && errno != ENOSYS)
-		return -1;
-	while ((n = read(from, buf, sizeof buf)) > 0)
-		if (write(to, buf, (size_t)n) != n)
-			return -1;
-	return n < 0 ? -1 : 0;
-}
-
-static int
-copy_file(int src, int dst, const char *name, mode_t mode)
-{
-	struct stat st;
-	int from = openat(src, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	    O_CLOEXEC), to = -1, rc = -1;
-
-	if (from < 0 || fstat(from, &st) < 0 || !S_ISREG(st.st_mode))
-		goto done;
-	to = openat(dst, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (to < 0 || copy_data(from, to) < 0 ||
-	    fchown(to, BOX_UID, BOX_UID) < 0 || fchmod(to, mode) < 0)
-		goto done;
-	rc = 0;
-done:
-	if (from >= 0)
-		close(from);
-	if (to >= 0)
-		close(to);
-	return rc;
-}
-
-/* -1 on its own failure, -2 when one inside it failed (reported). */
-static int
-copy_dir(int src, int dst, const char *name, mode_t mode, int depth)
-{
-	int from = -1, to = -1, rc = -1;
-
-	errno = ELOOP;
-	if (depth >= COPY_DEPTH || mkdirat(dst, name, 0700) < 0)
-		return -1;
-	from = openat(src, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC);
-	to = openat(dst, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (from >= 0 && to >= 0 && copy_tree(from, to, depth + 1) < 0)
-		rc = -2;
-	else if (from >= 0 && to >= 0 && fchown(to, BOX_UID, BOX_UID) == 0 &&
-	    fchmod(to, mode) == 0)
-		rc = 0;
-	if (from >= 0)
-		close(from);
-	if (to >= 0)
-		close(to);
-	return rc;
-}
-
-static int
-copy_link(int src, int dst, const char *name)
-{
-	char target[PATH_MAX];
-	ssize_t n = readlinkat(src, name, target, sizeof target - 1);
-
-	if (n < 0)
-		return -1;
-	target[n] = '\0';
-	if (symlinkat(target, dst, name) < 0 ||
-	    fchownat(dst, name, BOX_UID, BOX_UID, AT_SYMLINK_NOFOLLOW) < 0)
-		return -1;
-	return 0;
-}
-
-/* One entry of a folder; copy_path names it (relative to the folder). */
-static int
-copy_entry(int src, int dst, const char *name, int depth)
-{
-	size_t len = strlen(copy_path);
-	struct stat st;
-	int rc = 0;
-
-	snprintf(copy_path + len, sizeof copy_path - len, "%s%s",
-	    len ? "/" : "", name);
-	if (fstatat(src, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		rc = -1;
-	else if (S_ISREG(st.st_mode))
-		rc = copy_file(src, dst, name, st.st_mode & 01777);
-	else if (S_ISDIR(st.st_mode))
-		rc = copy_dir(src, dst, name, st.st_mode & 01777, depth);
-	else if (S_ISLNK(st.st_mode))
-		rc = copy_link(src, dst, name);
-	if (rc == -1)
-		return fail("cannot copy '%s' into /box", copy_path);
-	if (rc < 0)
-		return -1;
-	copy_path[len] = '\0';
-	return 0;
-}
-
-static int
-copy_tree(int src, int dst, int depth)
-{
-	char buf[2048];
-	ssize_t n;
-
-	while ((n = getdents64(src, buf, sizeof buf)) > 0) {
-		for (ssize_t off = 0; off < n; ) {
-			struct dirent64 *d = (struct dirent64 *)(buf + off);
-
-			off += d->d_reclen;
-			if (strcmp(d->d_name, ".") == 0 ||
-			    strcmp(d->d_name, "..") == 0)
-				continue;
-			if (copy_entry(src, dst, d->d_name, depth) < 0)
-				return -1;
-		}
-	}
-	if (n < 0)
-		return fail("cannot read '%s'", copy_path[0] ? copy_path :
-		    "the folder");
-	return 0;
+	(void)ctx;
+	if (err == 0)
+		return;		/* left out: not a file, folder or link */
+	errno = err;
+	if (*path)
+		fail("cannot copy '%s' into /box", path);
+	else
+		fail("cannot read the folder");
 }
 
 /* tmpfs options of a size: inodes in proportion for /box (1 per 16 KB,
@@ -383,7 +262,6 @@ copy_box(int src, int64_t box_kb)
 	int to = -1, rc = -1;
 
 	close(src);
-	copy_path[0] = '\0';
 	if (from < 0 || fstat(from, &st) < 0) {
 		fail("cannot open the folder");
 		goto done;
@@ -394,7 +272,7 @@ copy_box(int src, int64_t box_kb)
 		fail("cannot open /box");
 		goto done;
 	}
-	if (copy_tree(from, to, 0) < 0)
+	if (tree_copy_at(from, to, BOX_UID, BOX_UID, box_hook, NULL) < 0)
 		goto done;
 	if (fchown(to, BOX_UID, BOX_UID) < 0 ||
 	    fchmod(to, st.st_mode & 01777) < 0) {
@@ -500,4 +378,20 @@ rootfs_finish(int box_fd, bool keep_box, int64_t tmp_kb, int64_t box_kb,
 		fail("cannot attach the folder at /box");
 	close(box_fd);
 	return rc < 0 ? -1 : 0;
+}
+
+int
+rootfs_renew_tmp(int64_t tmp_kb, char *err, size_t errsize)
+{
+	char opts[96];
+
+	err_buf = err;
+	err_size = errsize;
+	tmpfs_opts(opts, sizeof opts - 12, tmp_kb, false);
+	strcat(opts, ",mode=1777");
+	if (umount2("/tmp", MNT_DETACH) < 0)
+		return fail("cannot unmount /tmp");
+	if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+		return fail("cannot mount /tmp");
+	return 0;
 }

@@ -30,4 +30,9 @@ int rootfs_prepare(char *err, size_t errsize);
 int rootfs_finish(int box_fd, bool keep_box, int64_t tmp_kb, int64_t box_kb,
     char *err, size_t errsize);
 
+/* For the next command of the same sandbox (sandbox_again()): a new,
+ * empty tmpfs of tmp_kb at /tmp in place of the last one's. 0, or -1 with
+ * the reason in err. */
+int rootfs_renew_tmp(int64_t tmp_kb, char *err, size_t errsize);
+
 #endif

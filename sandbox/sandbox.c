@@ -89,7 +89,12 @@ struct sandbox {
 	pid_t init;		/* pid 1 of its namespace, as seen from here */
 	pid_t cmd;		/* the command, as seen from here */
 	int pidfd;		/* init's pidfd: readable once it exits */
+	int cmd_fd;		/* again: the command's pidfd, to kill it */
 	int ctl;		/* socket to init and the command */
+	bool again;		/* init serves more runs (sandbox_again()) */
+	int64_t cpu_base_ns;	/* CPU of the sandbox before this run */
+	int64_t limit_kb;	/* the cgroup's limits as last set; */
+	int limit_pids;		/* -1: not yet */
 	struct cgroup *cg;
 	int64_t memory_kb;	/* the memory limit, 0: none */
 	int64_t oom_base;	/* OOM kills before the command started */
@@ -456,6 +461,19 @@ send_run(int ctl, const struct child_run *run, const int fds[4])
 	return 0;
 }
 
+/* again: a pidfd of the command (waiting for "go", so not reaped yet),
+ * to kill it and nothing else without racing pid reuse. */
+static int
+command_pidfd(struct sandbox *sb)
+{
+	if (sb->cmd_fd >= 0)
+		close(sb->cmd_fd);
+	sb->cmd_fd = (int)syscall(SYS_pidfd_open, sb->cmd, 0);
+	if (sb->cmd_fd < 0)
+		return log_errno("cannot open a pidfd of the sandboxed command");
+	return 0;
+}
+
 /* Limits, the run, "go": everything between a prepared sandbox and the
  * exec. */
 static int
@@ -465,8 +483,13 @@ start(struct sandbox *sb, const struct sandbox_opts *opts,
 	char msg[600];
 	int fds[4] = { opts->in, opts->out, opts->err, box_fd };
 
-	if (cgroup_limit(sb->cg, run->limits.memory_kb, run->limits.pids) < 0)
+	/* Another run of the same sandbox mostly has the same limits. */
+	if ((run->limits.memory_kb != sb->limit_kb ||
+	    run->limits.pids != sb->limit_pids) && cgroup_limit(sb->cg,
+	    run->limits.memory_kb, run->limits.pids) < 0)
 		return -1;
+	sb->limit_kb = run->limits.memory_kb;
+	sb->limit_pids = run->limits.pids;
 	if (receive(sb->ctl, msg, sizeof msg, NULL) <= 0)
 		return log_error("sandbox of slot %d died while starting",
 		    sb->slot);
@@ -479,6 +502,8 @@ start(struct sandbox *sb, const struct sandbox_opts *opts,
 		    sb->slot);
 	if (msg[0] != CHILD_READY)
 		return log_error("cannot start a sandbox: %s", msg + 1);
+	if (sb->again && command_pidfd(sb) < 0)
+		return -1;
 	if ((sb->oom_base = cgroup_oom_kills(sb->cg)) < 0)
 		return -1;
 	if (opts->frozen && sandbox_freeze(sb) < 0)
@@ -746,9 +771,12 @@ sandbox_new(const struct sandbox_opts *opts)
 	struct zygote z;
 	int box_fd = -1;
 
-	sb->init = sb->pidfd = sb->ctl = sb->lock_fd = -1;
+	sb->init = sb->pidfd = sb->ctl = sb->lock_fd = sb->cmd_fd = -1;
+	sb->limit_kb = sb->limit_pids = -1;
+	sb->again = opts->again && !opts->processes;
 	run->type = CHILD_RUN;
 	run->keep_box = opts->keep_box;
+	run->again = sb->again;
 	run->limits = opts->limits;
 	fill_defaults(&run->limits);
 	sb->memory_kb = run->limits.memory_kb;
@@ -811,6 +839,15 @@ reap_init(struct sandbox *sb)
 	}
 }
 
+/* Whether the command ended by our kill (not by its own exit or crash
+ * just before it). */
+static bool
+killed_by_us(const struct sandbox *sb)
+{
+	return sb->killed && (!sb->have_status ||
+	    (WIFSIGNALED(sb->status) && WTERMSIG(sb->status) == SIGKILL));
+}
+
 static void
 decide(struct sandbox *sb)
 {
@@ -822,7 +859,7 @@ decide(struct sandbox *sb)
 		sb->verdict = VERDICT_ML;
 		sb->detail = xasprintf("memory limit of %lld MB exceeded",
 		    (long long)(sb->memory_kb / 1024));
-	} else if (!sb->have_status) {
+	} else if (!sb->have_status || killed_by_us(sb)) {
 		sb->verdict = VERDICT_RE;
 		sb->detail = xstrdup(sb->killed ? "killed by the sandbox" :
 		    "the sandbox's init died");
@@ -845,14 +882,43 @@ decide(struct sandbox *sb)
 	sb->ended = true;
 }
 
+/* again: the command's status, which init sends when it has reaped it
+ * (waiting at most timeout_ms); init's death (EOF) counts as an end. */
+static void
+take_status(struct sandbox *sb, int timeout_ms)
+{
+	struct pollfd p = { .fd = sb->ctl, .events = POLLIN };
+	char buf[600];
+	ssize_t n;
+
+	if (sb->have_status || sb->reaped || poll(&p, 1, timeout_ms) != 1)
+		return;
+	n = receive(sb->ctl, buf, sizeof buf, NULL);
+	if (n == sizeof(int)) {
+		memcpy(&sb->status, buf, sizeof(int));
+		sb->have_status = true;
+	} else
+		reap_init(sb);
+}
+
+/* Whether the run is over, as far as we have heard. */
+static bool
+run_over(struct sandbox *sb)
+{
+	return sb->ended || sb->reaped || (sb->again && sb->have_status);
+}
+
 int
 sandbox_ended(struct sandbox *sb, enum verdict *verdict, char **detail)
 {
 	if (!sb->ended) {
-		struct pollfd p = { .fd = sb->pidfd, .events = POLLIN };
-		if (!sb->reaped && poll(&p, 1, 0) == 0)
+		struct pollfd p = { .fd = sandbox_fd(sb), .events = POLLIN };
+		if (!run_over(sb) && poll(&p, 1, 0) == 0)
 			return 0;
-		reap_init(sb);
+		if (sb->again)
+			take_status(sb, 1000);
+		else
+			reap_init(sb);
 		decide(sb);
 	}
 	*verdict = sb->verdict;
@@ -865,21 +931,18 @@ sandbox_wait(struct sandbox *sb, int64_t timeout_ms, enum verdict *verdict,
     char **detail)
 {
 	int64_t deadline = clock_now_ms() + timeout_ms;
-	struct pollfd p = { .fd = sb->pidfd, .events = POLLIN };
+	struct pollfd p = { .fd = sandbox_fd(sb), .events = POLLIN };
 
-	while (!sb->ended && !sb->reaped) {
+	while (!run_over(sb)) {
 		int64_t left = deadline - clock_now_ms();
 		if (left <= 0) {
 			sandbox_kill(sb);
-			if (!sb->have_status) {
-				decide(sb);
-				if (sb->verdict != VERDICT_ML) {
-					free(sb->detail);
-					sb->verdict = VERDICT_TO;
-					sb->detail = xasprintf("wall time limit "
-					    "of %lld ms exceeded",
-					    (long long)timeout_ms);
-				}
+			decide(sb);
+			if (killed_by_us(sb) && sb->verdict != VERDICT_ML) {
+				free(sb->detail);
+				sb->verdict = VERDICT_TO;
+				sb->detail = xasprintf("wall time limit of %lld "
+				    "ms exceeded", (long long)timeout_ms);
 			}
 			break;
 		}
@@ -892,8 +955,9 @@ sandbox_wait(struct sandbox *sb, int64_t timeout_ms, enum verdict *verdict,
 	return sandbox_ended(sb, verdict, detail) == 1 ? 0 : -1;
 }
 
-void
-sandbox_kill(struct sandbox *sb)
+/* Everything: init (and with it the namespace) and the cgroup's tasks. */
+static void
+kill_all(struct sandbox *sb)
 {
 	if (sb->reaped)
 		return;
@@ -905,6 +969,68 @@ sandbox_kill(struct sandbox *sb)
 	reap_init(sb);
 }
 
+/* again: the command only (it cannot have started processes, so that is
+ * everything it ran); init stays for the next run. */
+static void
+kill_command(struct sandbox *sb)
+{
+	if (sb->have_status || sb->reaped)
+		return;
+	sb->killed = true;
+	if (syscall(SYS_pidfd_send_signal, sb->cmd_fd, SIGKILL, NULL, 0) < 0 &&
+	    errno != ESRCH)
+		log_errno("cannot kill the sandboxed command");
+	if (sb->frozen)
+		(void)sandbox_thaw(sb);
+	take_status(sb, 1000);
+	if (!sb->have_status)
+		kill_all(sb);	/* init did not answer: no second run */
+}
+
+void
+sandbox_kill(struct sandbox *sb)
+{
+	if (sb->again)
+		kill_command(sb);
+	else
+		kill_all(sb);
+}
+
+int
+sandbox_again(struct sandbox *sb, const struct sandbox_opts *opts)
+{
+	struct child_run *run;
+	int rc;
+
+	if (!sb->again || opts->processes)
+		return log_error("sandbox of slot %d cannot run again",
+		    sb->slot);
+	kill_command(sb);
+	if (sb->reaped)
+		return log_error("sandbox of slot %d has ended", sb->slot);
+	if (strlen(opts->command) >= sizeof run->command)
+		return log_error("command too long (%zu bytes)",
+		    strlen(opts->command));
+	run = xcalloc(1, sizeof *run);
+	*run = (struct child_run){ .type = CHILD_RUN, .again = true,
+	    .keep_box = opts->keep_box, .limits = opts->limits,
+	    .limit_data = cgroup_kind() == CGROUP_NONE };
+	fill_defaults(&run->limits);
+	strcpy(run->command, opts->command);
+	sb->memory_kb = run->limits.memory_kb;
+	sb->have_status = sb->ended = sb->killed = false;
+	free(sb->detail);
+	sb->detail = NULL;
+	rc = -1;
+	if (cgroup_reset_peak(sb->cg) == 0 &&
+	    (sb->cpu_base_ns = cgroup_cpu_ns(sb->cg)) >= 0)
+		rc = start(sb, opts, run, opts->in);
+	free(run);
+	if (rc < 0)
+		kill_all(sb);
+	return rc;
+}
+
 void
 sandbox_free(struct sandbox *sb)
 {
@@ -912,10 +1038,12 @@ sandbox_free(struct sandbox *sb)
 		return;
 	int slot = sb->lock_fd >= 0 ? sb->slot : -1;
 	if (sb->init > 0)
-		sandbox_kill(sb);
+		kill_all(sb);
 	cgroup_free(sb->cg);
 	if (sb->pidfd >= 0)
 		close(sb->pidfd);
+	if (sb->cmd_fd >= 0)
+		close(sb->cmd_fd);
 	if (sb->ctl >= 0)
 		close(sb->ctl);
 	if (sb->lock_fd >= 0)
@@ -959,7 +1087,7 @@ sandbox_usage(struct sandbox *sb, struct sandbox_usage *u)
 
 	if (cgroup_usage(sb->cg, &c) < 0)
 		return -1;
-	u->cpu_ms = c.cpu_ns / 1000000;
+	u->cpu_ms = (c.cpu_ns - sb->cpu_base_ns) / 1000000;
 	u->peak_kb = c.peak_kb;
 	u->resident_kb = c.resident_kb;
 	u->tasks = c.tasks;
@@ -967,9 +1095,19 @@ sandbox_usage(struct sandbox *sb, struct sandbox_usage *u)
 }
 
 int
-sandbox_reset_peak(struct sandbox *sb)
+sandbox_box(struct sandbox *sb)
 {
-	return cgroup_reset_peak(sb->cg);
+	char path[64];
+	int fd;
+
+	/* init is our child, not reaped while the sandbox lives: its pid
+	 * names it. Its root and /box are ours, read-only to the command. */
+	snprintf(path, sizeof path, "/proc/%d/root/box", (int)sb->init);
+	if (sb->reaped || (fd = open(path, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC)) < 0)
+		return log_errno("cannot open the /box of the sandbox of slot "
+		    "%d", sb->slot);
+	return fd;
 }
 
 pid_t
@@ -981,7 +1119,7 @@ sandbox_pid(const struct sandbox *sb)
 int
 sandbox_fd(const struct sandbox *sb)
 {
-	return sb->pidfd;
+	return sb->again ? sb->ctl : sb->pidfd;
 }
 
 int

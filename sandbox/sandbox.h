@@ -93,12 +93,16 @@ struct sandbox_opts {
 				 * what the command writes in its folder is
 				 * kept (builds; games whose rules keep a
 				 * per-bot folder between turns) */
+	bool again;		/* (without processes) the sandbox may run
+				 * more commands after this one, see
+				 * sandbox_again() */
 };
 
 struct sandbox_usage {
-	int64_t cpu_ms;		/* CPU of every process, since the start */
-	int64_t peak_kb;	/* peak memory since the start or the last
-				 * sandbox_reset_peak() */
+	int64_t cpu_ms;		/* CPU of every process, since the start
+				 * (of this run, with sandbox_again()) */
+	int64_t peak_kb;	/* peak memory since the start (of this
+				 * run, with sandbox_again()) */
 	int64_t resident_kb;	/* resident memory now (rss + shmem) */
 	int tasks;		/* processes + threads alive now */
 };
@@ -123,12 +127,22 @@ void sandbox_unprepare(void);
  * Accepts NULL. */
 void sandbox_free(struct sandbox *sb);
 
+/* Runs opts->command in sb, made with opts->again, once its last command
+ * has ended (it is killed first if it has not): the same namespaces,
+ * slot, cgroups and /box (opts->dir and keep_box as the first run's;
+ * dir is not looked at again), a fresh /tmp, opts->limits; usage counts
+ * from here (CPU, peak). A per-turn bot's calls: the command could not
+ * start processes, so its end is the end of everything it ran, and only
+ * the sandbox's own init stays between runs (with the next command's
+ * process, forked and filtered ahead, waiting for its run). 0, or -1
+ * after logging (sb is then ended: free it). */
+int sandbox_again(struct sandbox *sb, const struct sandbox_opts *opts);
+
 /* Stops every process of the sandbox / lets them run again. 0 or -1. */
 int sandbox_freeze(struct sandbox *sb);
 int sandbox_thaw(struct sandbox *sb);
 
 int sandbox_usage(struct sandbox *sb, struct sandbox_usage *u);
-int sandbox_reset_peak(struct sandbox *sb);
 
 /* Whether the command has ended: 1 with *verdict (RE with the exit code or
  * signal in *detail; ML when the memory limit killed it; SV when a
@@ -141,14 +155,26 @@ int sandbox_ended(struct sandbox *sb, enum verdict *verdict, char **detail);
 int sandbox_wait(struct sandbox *sb, int64_t timeout_ms,
     enum verdict *verdict, char **detail);
 /* Kills every process of the sandbox now (the command ends as RE unless
- * it had ended already). The sandbox can still be queried. */
+ * it had ended already). The sandbox can still be queried. With again,
+ * every process of the command (the sandbox's init stays, for
+ * sandbox_again()). */
 void sandbox_kill(struct sandbox *sb);
+
+/* A descriptor of the sandbox's /box (O_DIRECTORY; caller closes), as
+ * its command sees it: a private /box lives in the sandbox's own mount
+ * namespace, and with again it lasts from run to run, so the caller can
+ * put a file there for the next one (open nothing through it that the
+ * command could have planted without O_NOFOLLOW). Files made there are
+ * the command's when owned by SANDBOX_BOT_UID_BASE + its slot. -1 after
+ * logging. */
+int sandbox_box(struct sandbox *sb);
 
 /* The pid of the command (its leader), as seen from outside. */
 pid_t sandbox_pid(const struct sandbox *sb);
 /* A descriptor that polls readable once the command has ended (and with
  * it everything in the sandbox), for the caller's poll loop; then call
- * sandbox_ended(). Owned by the sandbox. */
+ * sandbox_ended(). Owned by the sandbox; with again, the same for every
+ * run. */
 int sandbox_fd(const struct sandbox *sb);
 /* The slot the sandbox holds (its uids and cgroups are named after it). */
 int sandbox_slot(const struct sandbox *sb);

@@ -24,8 +24,10 @@
 #include "common/clock.h"
 #include "common/log.h"
 #include "sandbox/sandbox.h"
+#include "worker/turnbot.h"
 
 struct bot {
+	struct turnbot *turns;	/* a per-turn bot: all the rest unused */
 	struct sandbox *sb;
 	int in;			/* its stdin, our write end; -1 once closed */
 	int out;		/* its stdout, our read end */
@@ -36,6 +38,9 @@ struct bot {
 	struct sandbox_usage last;	/* as of its last call */
 	bool lone;		/* no new tasks after the first call */
 	int tasks;		/* tasks after its first call; 0 before */
+	int calls;		/* calls answered so far */
+	int64_t last_ms;	/* wall time of the last call */
+	bool listening;		/* thawed after the last call: last is final */
 };
 
 struct call {
@@ -115,6 +120,22 @@ fail:
 	return NULL;
 }
 
+struct bot *
+bot_new_per_turn(const char *built, const char *run, enum game_bots mode,
+    const struct spec_limits *limits, const char *log_path)
+{
+	struct bot *b = xcalloc(1, sizeof *b);
+
+	b->in = b->out = -1;
+	b->limits = *limits;
+	b->turns = turnbot_new(built, run, mode, limits, log_path);
+	if (b->turns == NULL) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
 /* Its output closed: the fault is how its sandbox ended, which may take a
  * moment after the pipe (the memory cgroup's kill, say) to be known. */
 static void
@@ -135,8 +156,8 @@ end_fault(struct bot *b)
 		free(detail);
 }
 
-/* Throws away output left from earlier calls; a bot that keeps writing
- * between calls is flooding. */
+/* Output with no call open: none is allowed (a second answer, or one
+ * before the question); a flood is OL. */
 static void
 drain_stale(struct bot *b)
 {
@@ -150,8 +171,8 @@ drain_stale(struct bot *b)
 		set_fault(b, VERDICT_OL, xasprintf("wrote over %d bytes outside "
 		    "its calls", BOT_MAX_LINE));
 	else if (total > 0)
-		log_debug("dropped %zu bytes a bot wrote outside its calls",
-		    total);
+		set_fault(b, VERDICT_WA, xstrdup(b->calls == 0 ? "wrote before "
+		    "it was asked" : "answered twice"));
 }
 
 static void
@@ -170,6 +191,8 @@ call_read(struct bot *b, struct call *c)
 	nl = memchr(c->line + c->len, '\n', (size_t)n);
 	c->len += (size_t)n;
 	if (nl) {
+		if (nl + 1 < c->line + c->len)
+			set_fault(b, VERDICT_WA, xstrdup("answered twice"));
 		*nl = '\0';
 		c->len = (size_t)(nl - c->line);
 		c->done = true;
@@ -282,7 +305,11 @@ bot_call(struct bot *b, const char *request, int64_t call_ms,
 	int64_t start;
 	int rc = 0;
 
+	if (b->turns)
+		return turnbot_call(b->turns, request, call_ms, remaining_ms,
+		    answer, verdict, detail);
 	*answer = *detail = NULL;
+	b->last_ms = 0;
 	if (b->fault == VERDICT_OK)
 		drain_stale(b);
 	if (b->fault != VERDICT_OK)
@@ -297,10 +324,12 @@ bot_call(struct bot *b, const char *request, int64_t call_ms,
 	}
 	call_loop(b, &c, call_ms < remaining_ms ? call_ms : remaining_ms,
 	    remaining_ms <= call_ms);
-	b->wall_ms += clock_now_ms() - start;
+	b->last_ms = clock_now_ms() - start;
+	b->wall_ms += b->last_ms;
 	if (c.eof && !c.done && b->fault == VERDICT_OK)
 		end_fault(b);
 	rc = call_end(b);
+	b->calls++;
 	if (b->fault == VERDICT_OK)
 		*answer = xstrdup(c.line);
 	free(c.line);
@@ -311,12 +340,61 @@ out:
 	return rc;
 }
 
+int64_t
+bot_last_ms(const struct bot *b)
+{
+	return b->turns ? turnbot_last_ms(b->turns) : b->last_ms;
+}
+
+void
+bot_listen(struct bot *b)
+{
+	if (b->turns || b->fault != VERDICT_OK || b->listening)
+		return;
+	(void)sandbox_usage(b->sb, &b->last);
+	b->listening = true;
+	/* The game's end is the end of its input. */
+	if (b->in != -1)
+		close(b->in);
+	b->in = -1;
+	if (!b->limits.ponder)
+		(void)sandbox_thaw(b->sb);
+}
+
+int
+bot_after_game(struct bot *b, int64_t deadline_ms, char **detail)
+{
+	struct pollfd p;
+	int64_t left;
+	char c;
+
+	*detail = NULL;
+	if (b->turns || b->fault != VERDICT_OK)
+		return 0;
+	p.fd = b->out;
+	p.events = POLLIN;
+	do {
+		left = deadline_ms - clock_now_ms();
+		if (poll(&p, 1, left > 0 ? (int)left : 0) == 1 &&
+		    read(b->out, &c, 1) == 1) {
+			*detail = xstrdup("wrote after the game ended");
+			return 1;
+		}
+	} while (left > 0 && !(p.revents & (POLLHUP | POLLERR)));
+	return 0;
+}
+
 void
 bot_end(struct bot *b, struct bot_usage *usage)
 {
 	struct sandbox_usage u;
 
-	if (sandbox_usage(b->sb, &u) == 0)
+	if (b->turns) {
+		if (usage)
+			turnbot_usage(b->turns, usage);
+		return;
+	}
+	if (!b->listening && sandbox_usage(b->sb, &u) == 0)
 		b->last = u;
 	sandbox_kill(b->sb);
 	if (usage) {
@@ -333,6 +411,7 @@ bot_free(struct bot *b)
 {
 	if (b == NULL)
 		return;
+	turnbot_free(b->turns);
 	sandbox_free(b->sb);
 	if (b->in != -1)
 		close(b->in);
@@ -345,5 +424,5 @@ bot_free(struct bot *b)
 pid_t
 bot_pid(const struct bot *b)
 {
-	return sandbox_pid(b->sb);
+	return b->turns ? -1 : sandbox_pid(b->sb);
 }

@@ -10,8 +10,14 @@
  * Faults: TO (call or game time), ML (the memory cgroup killed it during
  * a call, or more than resident_mb stayed resident after one), RE (it
  * crashed, exited or closed its output), SV (a sandbox rule killed it),
- * OL (an answer over BOT_MAX_LINE, or that much output between calls).
+ * OL (an answer over BOT_MAX_LINE, or that much output between calls),
+ * WA (output when no call was open: "wrote before it was asked" before
+ * its first call, "answered twice" after one).
  * After a fault the bot is dead for every later call.
+ *
+ * Per-turn bots (worker/turnbot.h) are behind the same calls: made by
+ * bot_new_per_turn(), a new sandbox per call, and a fault is that call's
+ * only (the game goes on with the answer "").
  */
 #ifndef ARENA_BOT_H
 #define ARENA_BOT_H
@@ -21,6 +27,7 @@
 
 #include "common/spec.h"
 #include "common/verdict.h"
+#include "games/game.h"
 
 #define BOT_MAX_LINE (64 * 1024)	/* an answer longer than this: OL */
 /* On the CPU clock, a bot that sleeps instead of computing is still
@@ -30,6 +37,8 @@
 #define BOT_CPU_POLL_MS 10
 /* How long a bot whose output closed has to end, so we can say why. */
 #define BOT_END_GRACE_MS 200
+/* How long a bot is listened to after the game's last call. */
+#define BOT_AFTER_MS 20
 
 struct bot;
 
@@ -46,6 +55,13 @@ struct bot_usage {
 struct bot *bot_new(const char *dir, const char *run,
     const struct spec_limits *limits, const char *log_path);
 
+/* A per-turn bot (mode GAME_BOTS_PER_TURN_ARG or _FILES) on a private
+ * copy of built, the build's folder, for this game. NULL after logging
+ * why (our failure). */
+struct bot *bot_new_per_turn(const char *built, const char *run,
+    enum game_bots mode, const struct spec_limits *limits,
+    const char *log_path);
+
 /* The game forbids threads or processes left running after a call: from
  * now on a call that ends with more tasks in the bot's sandbox than its
  * first call ended with is a fault, SV. */
@@ -60,12 +76,27 @@ int bot_call(struct bot *b, const char *request, int64_t call_ms,
     int64_t remaining_ms, char **answer, enum verdict *verdict,
     char **detail);
 
+/* Wall time the last call took (game time): for a per-turn bot, from its
+ * start to its end, without making its sandbox. */
+int64_t bot_last_ms(const struct bot *b);
+
+/* After the game's last call: a persistent bot that has not faulted gets
+ * the end of its input and is thawed to be heard (call it for every
+ * seat, then bot_after_game() for each, so they are heard at once). Its
+ * usage is kept as of now. */
+void bot_listen(struct bot *b);
+/* Whether it wrote anything after its last call, listening until the
+ * deadline (clock_now_ms()): 1 with *detail "wrote after the game
+ * ended" (caller frees), else 0. Always 0 for per-turn bots. */
+int bot_after_game(struct bot *b, int64_t deadline_ms, char **detail);
+
 /* Kills everything in the bot's sandbox and fills *usage (NULL: not
  * wanted). The bot answers no more calls; bot_free() is still needed. */
 void bot_end(struct bot *b, struct bot_usage *usage);
 void bot_free(struct bot *b);
 
-/* The pid of its command as seen from outside (for tests and logs). */
+/* The pid of its command as seen from outside (for tests and logs); -1
+ * for a per-turn bot. */
 pid_t bot_pid(const struct bot *b);
 
 #endif

@@ -5,7 +5,10 @@
  * faulted before its first call. The referee decides who moves; we time
  * each call against both the call limit and what is left of that seat's
  * game time, and the first fault ends the game through the referee's
- * fault().
+ * fault(). Per-turn bots (enum game_bots) are the exception: a failed
+ * call is the seat's verdict (the worst it had), the referee gets "" and
+ * the game goes on. Once a game has ended, a persistent bot that still
+ * writes gets WA, its score unchanged.
  */
 #include "worker/game_run.h"
 
@@ -20,6 +23,7 @@
 
 #include "common/clock.h"
 #include "common/log.h"
+#include "common/utf8.h"
 #include "worker/bot.h"
 #include "worker/build.h"
 
@@ -97,8 +101,32 @@ seat_fault(struct play *p, int seat, enum verdict v, char *detail)
 	p->game->fault(p->s, seat);
 }
 
+/* How bad a verdict is, to keep a seat's worst: faults over WA over OK. */
+static int
+severity(enum verdict v)
+{
+	return v == VERDICT_OK ? 0 : v == VERDICT_WA ? 1 : 2;
+}
+
+/* Records v on seat unless it had worse (its first such detail is kept),
+ * without ending the game. Takes ownership of detail. */
+static void
+seat_mark(struct play *p, int seat, enum verdict v, char *detail)
+{
+	struct msg_result *r = p->r;
+
+	if (severity(v) > severity(r->seats[seat].verdict)) {
+		r->seats[seat].verdict = v;
+		if (r->detail == NULL)
+			r->detail = xasprintf("seat %c (%s): %s", 'A' + seat,
+			    p->g->seats[seat].entry, detail);
+	}
+	free(detail);
+}
+
 /* Starts seat i's bot on its built folder. The sandbox gives the bot a
- * private copy of it: nothing a bot writes survives its game. */
+ * private copy of it (a per-turn bot keeps it between its calls):
+ * nothing a bot writes survives its game. */
 static int
 start_bot(struct play *p, uint32_t i, const char *built, const char *data_dir)
 {
@@ -106,8 +134,12 @@ start_bot(struct play *p, uint32_t i, const char *built, const char *data_dir)
 
 	log_path = xasprintf("%s/logs/%lld-%d-%c.stderr", data_dir,
 	    (long long)p->g->game_id, p->g->attempt, 'A' + i);
-	p->bots[i] = bot_new(built, p->g->seats[i].run, &p->g->limits,
-	    log_path);
+	if (p->game->bots == GAME_BOTS_PERSISTENT)
+		p->bots[i] = bot_new(built, p->g->seats[i].run, &p->g->limits,
+		    log_path);
+	else
+		p->bots[i] = bot_new_per_turn(built, p->g->seats[i].run,
+		    p->game->bots, &p->g->limits, log_path);
 	free(log_path);
 	if (p->bots[i] == NULL)
 		return fail_all(p->r, "cannot start entry '%s'",
@@ -162,7 +194,7 @@ play_loop(struct play *p)
 	int seat;
 
 	while ((seat = p->game->next_seat(p->s)) >= 0) {
-		int64_t left, start;
+		int64_t left;
 		char *text, *answer, *detail;
 		enum verdict v;
 
@@ -173,7 +205,6 @@ play_loop(struct play *p)
 		}
 		left = lim->game_ms - p->used_ms[seat];
 		text = p->game->view(p->s, seat, left > 0 ? left : 0);
-		start = clock_now_ms();
 		if (bot_call(p->bots[seat], text, lim->call_ms,
 		    left > 0 ? left : 0, &answer, &v, &detail) == -1) {
 			free(text);
@@ -181,17 +212,40 @@ play_loop(struct play *p)
 			    p->g->seats[seat].entry);
 			return;
 		}
-		p->used_ms[seat] += clock_now_ms() - start;
+		p->used_ms[seat] += bot_last_ms(p->bots[seat]);
 		free(text);
-		if (v != VERDICT_OK) {
+		if (v != VERDICT_OK && p->game->bots == GAME_BOTS_PERSISTENT) {
 			seat_fault(p, seat, v, detail);
 			return;
 		}
+		if (v != VERDICT_OK)
+			seat_mark(p, seat, v, detail);
+		/* The referee sees what the replay keeps: verify is exact. */
+		utf8_clean(answer);
 		replay_add(p, "%c %s\n", 'A' + seat, answer);
 		if (p->game->apply(p->s, seat, answer) == GAME_MOVE_ILLEGAL)
 			p->r->seats[seat].illegal++;
 		free(answer);
 	}
+}
+
+/* After a normal end: a persistent bot that still writes gets WA. */
+static void
+listen_after(struct play *p)
+{
+	int64_t deadline;
+	char *detail;
+
+	if (p->r->end_reason != NULL)
+		return;		/* a fault ended it */
+	for (uint32_t i = 0; i < p->r->nseats; i++)
+		if (p->bots[i])
+			bot_listen(p->bots[i]);
+	deadline = clock_now_ms() + BOT_AFTER_MS;
+	for (uint32_t i = 0; i < p->r->nseats; i++)
+		if (p->bots[i] && bot_after_game(p->bots[i], deadline,
+		    &detail) == 1)
+			seat_mark(p, (int)i, VERDICT_WA, detail);
 }
 
 static void
@@ -202,6 +256,8 @@ finish(struct play *p)
 	struct bot_usage u;
 	const char *why;
 
+	if (p->s && p->game->next_seat(p->s) < 0)
+		listen_after(p);
 	for (uint32_t i = 0; i < r->nseats; i++) {
 		struct msg_seat_result *sr = &r->seats[i];
 

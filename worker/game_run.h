@@ -5,7 +5,8 @@
  *
  * Replay format: one line per call, "<seat letter> <answer>" (seat 0 is
  * A); a fault adds a last line "! <seat letter> <verdict code>"; a build
- * failure is such a fault before any call.
+ * failure is such a fault before any call. With per-turn bots a failed
+ * call is no fault: its line has the empty answer the referee got.
  */
 #ifndef ARENA_GAME_RUN_H
 #define ARENA_GAME_RUN_H

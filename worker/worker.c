@@ -4,10 +4,10 @@
  * Theory of operation. Each slot is idle, fetching (its game waits for bot
  * artifacts this worker does not have yet), running (a child process
  * playing one game, whose encoded RESULT comes back over a pipe) or done
- * (a result waiting to be sent). The loop polls the socket and the running slots'
- * pipes, with a timeout at the next heartbeat. A child that dies without a
- * whole result gives a result of XX on every seat, so the coordinator
- * requeues the game.
+ * (a result to send, kept until the coordinator ACKs it). The loop polls
+ * the socket and the running slots' pipes, with a timeout at the next
+ * heartbeat. A child that dies without a whole result gives a result of XX
+ * on every seat, so the coordinator requeues the game.
  *
  * Artifacts: a game names each seat's bot by the sha256 of its packed
  * folder. The loop asks the coordinator (FETCH) for those missing from
@@ -17,10 +17,20 @@
  * child unpacks and builds it (worker/build.c). An artifact that never
  * comes, or comes wrong, fails the game as XX: our failure, retried.
  *
- * Credit: READY carries the number of idle slots only, and every RESULT
- * frees one more slot on the coordinator's side. So after a reconnect we
- * send READY first and then the results kept while we were away, and the
- * coordinator's count of our free slots is right again.
+ * Results are never dropped before the coordinator has them: a done slot
+ * keeps its result, sent or not, until an ACK names its (game, attempt),
+ * which the coordinator sends once the result is recorded (or refused for
+ * good). A result sent into a link that then went down is sent again
+ * after the reconnect, and one unACKed for RESEND_MS is sent again too
+ * (the database may have failed); the coordinator's exactly-once rule
+ * makes a copy harmless. (Should both copies be ACKed, the coordinator
+ * stalled that long, it counts one free slot too many here: the extra
+ * game is handed back as XX and played again.)
+ *
+ * Credit: READY carries the number of idle slots only, and every ACKed
+ * result frees one more slot on the coordinator's side, as on ours. So
+ * after a reconnect we send READY first and then the results kept while we
+ * were away, and the coordinator's count of our free slots is right again.
  */
 #include "worker/worker.h"
 
@@ -50,6 +60,8 @@
 /* A game waits this long for its artifacts; FETCH is sent again on each
  * reconnect. */
 #define FETCH_TIMEOUT_MS 120000
+/* A result sent but not ACKed this long is sent again. */
+#define RESEND_MS 30000
 
 static volatile sig_atomic_t worker_stop;
 
@@ -63,7 +75,9 @@ struct slot {
 	size_t len, cap;
 	struct msg game;	/* what it plays (ids, seats) */
 	int64_t fetch_until;	/* SLOT_FETCHING: monotonic ms */
-	struct msg result;	/* SLOT_DONE: to send */
+	struct msg result;	/* SLOT_DONE: to send, then to keep until
+				 * ACKed */
+	int64_t sent_at;	/* monotonic ms; 0: not sent on this link */
 };
 
 struct worker {
@@ -218,19 +232,54 @@ slot_read(struct slot *s)
 		slot_collect(s);
 }
 
-/* Sends a done slot's result; the slot is idle again once it went out. */
+/* Sends a done slot's result, unless it went out on this link lately;
+ * the slot stays done until the result is ACKed. */
 static void
 slot_send(struct worker *wk, struct slot *s)
 {
-	if (wk->w == NULL || wire_send(wk->w, NULL, &s->result) == -1)
+	int64_t now = clock_now_ms();
+
+	if (wk->w == NULL || (s->sent_at && now - s->sent_at < RESEND_MS) ||
+	    wire_send(wk->w, NULL, &s->result) == -1)
 		return;
-	log_debug("game %lld attempt %d: result sent (%s)",
+	log_debug("game %lld attempt %d: result sent%s (%s)",
 	    (long long)s->result.u.result.game_id,
-	    s->result.u.result.attempt, s->result.u.result.end_reason ?
-	    s->result.u.result.end_reason : "-");
-	msg_release(&s->result);
-	msg_release(&s->game);
-	s->state = SLOT_IDLE;
+	    s->result.u.result.attempt, s->sent_at ? " again" : "",
+	    s->result.u.result.end_reason ? s->result.u.result.end_reason :
+	    "-");
+	s->sent_at = now;
+}
+
+/* After a reconnect: a result kept while we were away goes now, even if
+ * it went into the old link, which may have lost it. */
+static void
+slot_resend(struct worker *wk, struct slot *s)
+{
+	log_info("game %lld attempt %d: result kept while the coordinator "
+	    "was away, sent %s", (long long)s->result.u.result.game_id,
+	    s->result.u.result.attempt, s->sent_at ? "again" : "now");
+	s->sent_at = 0;
+	slot_send(wk, s);
+}
+
+/* The coordinator has these results: their slots are idle again. */
+static void
+on_ack(struct worker *wk, const struct msg_ack *a)
+{
+	for (uint32_t k = 0; k < a->n; k++)
+		for (unsigned i = 0; i < wk->nslots; i++) {
+			struct slot *s = &wk->slots[i];
+
+			if (s->state != SLOT_DONE ||
+			    s->result.u.result.game_id != a->game_ids[k] ||
+			    s->result.u.result.attempt != a->attempts[k])
+				continue;
+			msg_release(&s->result);
+			msg_release(&s->game);
+			s->sent_at = 0;
+			s->state = SLOT_IDLE;
+			break;
+		}
 }
 
 /* --- artifacts --- */
@@ -434,7 +483,7 @@ connect_coordinator(struct worker *wk)
 	wire_send(wk->w, NULL, &m);
 	for (unsigned i = 0; i < wk->nslots; i++)
 		if (wk->slots[i].state == SLOT_DONE)
-			slot_send(wk, &wk->slots[i]);
+			slot_resend(wk, &wk->slots[i]);
 		else if (wk->slots[i].state == SLOT_FETCHING)
 			slot_fetch(wk, &wk->slots[i], ASK_AGAIN);
 	wk->liveness = PROTO_LIVENESS;
@@ -478,6 +527,9 @@ on_message(struct worker *wk, struct msg *m)
 		break;
 	case MSG_ARTIFACT:
 		on_artifact(wk, &m->u.artifact);
+		break;
+	case MSG_ACK:
+		on_ack(wk, &m->u.ack);
 		break;
 	case MSG_BYE:
 		log_info("coordinator says the tournament is over");

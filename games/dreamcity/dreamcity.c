@@ -424,6 +424,35 @@ view(const struct game_state *s, int seat, int64_t remaining_ms)
 	return b.p;
 }
 
+/* The map with each taken cell as its owner's 'a' or 'b', the free ones
+ * as their zone. */
+static char *
+frame(const struct game_state *s)
+{
+	const struct game_dataset *ds = s->ds;
+	struct buf b = { .cap = 256 };
+	int64_t sc[SEATS];
+
+	b.p = xmalloc(b.cap);
+	scores(s, sc);
+	put(&b, "call %d: scores %lld %lld, ", s->calls, (long long)sc[0],
+	    (long long)sc[1]);
+	if (s->reason != NULL)
+		put(&b, "over: %s\n", s->reason);
+	else
+		put(&b, "%c to move\n", "AB"[next_seat(s)]);
+	for (int y = 0; y < ds->h; y++) {
+		for (int x = 0; x < ds->w; x++) {
+			int i = y * ds->w + x;
+
+			put_char(&b, s->status[i] ? "ab"[s->status[i] - 1] :
+			    dcdata_zone_char(ds->zone[i]));
+		}
+		put_char(&b, '\n');
+	}
+	return b.p;
+}
+
 const struct game game_dreamcity = {
 	.name = "dreamcity",
 	.version = "1",
@@ -440,5 +469,8 @@ const struct game game_dreamcity = {
 	.fault = fault,
 	.scores = scores,
 	.end_reason = end_reason,
+	.frame = frame,
+	.palette = "#:#37474f .:#eceff1 L:#c5e1a5 B:#b3e5fc I:#fff59d "
+	    "a:#e53935 b:#1e88e5",
 	.generate = dcgen_generate,
 };

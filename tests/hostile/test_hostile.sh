@@ -12,13 +12,17 @@
 # Cases that would harm an unsandboxed machine run only after the probe
 # bot has shown that games are sandboxed. HOSTILE_CASES="spin pauser"
 # runs only the named cases; HOSTILE_KEEP=1 keeps the scratch folder.
-# Per-turn games do not exist yet: their cases (16, 17) are skipped, and
-# every case runs in persistent mode only.
+# Every case runs in persistent mode, and those that apply also per turn:
+# Slime (ARG mode) and, for the traps in output.txt and input.txt (cases
+# 16 and 17), Space Wars (FILES mode).
 here=$(cd "$(dirname "$0")" && pwd)
 . "$ARENA_SOURCE_DIR/tests/integration/lib.sh"
 set +e
 bots="$here/bots"
 house="$ARENA_SOURCE_DIR/games/dreamcity/bots"
+slime_house="$ARENA_SOURCE_DIR/games/slime/bots"
+spacewars_house="$ARENA_SOURCE_DIR/games/spacewars/bots"
+spacewars_field="$ARENA_SOURCE_DIR/schedules/spacewars/field1.sw"
 passed=0 failed=0 skipped=0
 sandboxed=no
 
@@ -42,6 +46,8 @@ X
 building 4 1 1 house
 X
 EOF
+# Slime on a 4x4 board, two players: greedy fills it in about 14 turns.
+printf '1..2\n....\n....\n3..4\n' > "$scratch/hostile.sl"
 # A request of about 80 KB, more than a pipe holds.
 {
 	printf 'dreamcity-dataset 1\nsize 50 50\nzones\n'
@@ -151,10 +157,10 @@ seat_rows() {
 	    h.peak_kb, replace(r.detail, E'\n', ' ')
 	FROM tournaments t
 	JOIN entries e ON e.tournament_id = t.id AND e.name = 'hostile'
-	JOIN games g ON e.id IN (g.first_entry, g.second_entry)
+	JOIN game_seats s ON s.entry_id = e.id
+	JOIN games g ON g.id = s.game_id
 	JOIN results r ON r.id = g.result_id
-	JOIN result_seats h ON h.result_id = r.id AND
-	    h.seat = CASE WHEN g.first_entry = e.id THEN 0 ELSE 1 END
+	JOIN result_seats h ON h.result_id = r.id AND h.seat = s.seat
 	JOIN result_seats o ON o.result_id = r.id AND o.seat <> h.seat
 	WHERE t.name = '$1' ORDER BY g.id"
 }
@@ -162,12 +168,16 @@ seat_rows() {
 # case NAME BOT EXPECT [BUILD_FLAGS] [RUN_ARGS] [DATASET] [OPPONENT]
 # EXPECT lists the accepted outcomes of the hostile seat, per game:
 # "normal" (the game ended by its rules, the bot OK or WA) or a verdict.
+# With mode=turn the game is Slime (per-turn bots: a new process per
+# call, the game going on past a failed call) against its greedy house
+# bot, and the outcome is always the hostile seat's verdict.
 run_case() {
 	local name=$1 bot=$2 expect=$3 flags=${4:-} args=${5:-}
 	local dataset=${6:-$scratch/hostile.dc} opponent=${7:-greedy}
 	local dir="$scratch/$name" spec outcome connections
 	local note="" seen="" why="" leak
 	local end hv ov cpu wall peak detail build opp_build
+	local game=dreamcity call_ms=1000
 
 	selected "$name" || return
 	mkdir -p "$dir"
@@ -182,9 +192,19 @@ run_case() {
 		opp_folder=$bots opp_run=./slowpass
 		opp_build="cc -O2 -o slowpass slowpass.c"
 	fi
+	if [ "${mode:-}" = turn ]; then
+		game=slime call_ms=300 dataset=$scratch/hostile.sl
+		opp_folder=$slime_house opp_run=./greedy
+		opp_build="cc -O2 -o greedy greedy.c slbot.c"
+	fi
+	if [ "${mode:-}" = files ]; then
+		game=spacewars call_ms=300 dataset=$spacewars_field
+		opp_folder=$spacewars_house opp_run=./hunter
+		opp_build="cc -O2 -o hunter hunter.c swbot.c"
+	fi
 	cat > "$spec" <<EOF
 tournament: hostile-$name
-game: dreamcity
+game: $game
 seed: 1
 datasets:
   - $dataset
@@ -198,7 +218,7 @@ entries:
     build: $opp_build
     run: $opp_run
 limits:
-  call_ms: 1000
+  call_ms: $call_ms
   game_ms: 30000
   memory_mb: 512
   resident_mb: 256
@@ -217,8 +237,9 @@ EOF
 	[ -z "$why" ] && [ "$(wc -l < "$dir/seats")" -ne 2 ] &&
 	    why="expected 2 games, got $(wc -l < "$dir/seats")"
 	while IFS='|' read -r end hv ov cpu wall peak detail; do
-		case $end in
-		all_placed|passes|call_limit) outcome=normal ;;
+		case ${mode:-}:$end in
+		turn:*|files:*) outcome=$hv ;;
+		*:all_placed|*:passes|*:call_limit) outcome=normal ;;
 		*) outcome=$hv ;;
 		esac
 		seen="$seen $outcome"
@@ -329,11 +350,9 @@ run_case vsock vsock "normal SV"
 run_case io_uring io_uring "normal SV"
 run_case read_outside read_outside normal "" \
     "$scratch/canary $ARENA_DATA $ARENA_DATA/builds $ARENA_SOURCE_DIR $house"
-skip_case symlink_trap "per-turn mode: not yet (Dream City is persistent)"
-skip_case rewrite_input "per-turn mode: not yet (Dream City is persistent)"
 run_case flood flood OL
 run_case flood_stderr flood_stderr "normal RE"
-run_case twice twice "normal WA OL"
+run_case twice twice WA
 run_case no_read no_read TO "" "" "$scratch/big.dc"
 run_case close_stdout close_stdout RE
 run_dangerous ptrace ptrace "normal SV"
@@ -347,6 +366,42 @@ run_case abort abort RE
 run_case selfkill selfkill RE
 run_case exit3 exit3 RE
 run_case garbage garbage RE
+
+# Per-turn mode (Slime): every call a new process in the seat's sandbox,
+# which is run again for each (sandbox_again): what one call leaves must
+# not reach the next one or the machine.
+mode=turn run_case turn_probe probe OK
+mode=turn run_case turn_spin spin TO
+check_seat=check_one_core mode=turn run_case turn_spin_threads \
+    spin_threads TO -pthread
+mode=turn run_case turn_sigstop sigstop TO
+mode=turn run_dangerous turn_fork_bomb fork_bomb "OK RE SV WA TO"
+mode=turn run_dangerous turn_daemon daemon "OK RE SV WA"
+mode=turn run_dangerous turn_thread_bomb thread_bomb "OK RE" -pthread
+mode=turn run_case turn_heap_bomb heap_bomb "ML TO"
+mode=turn run_dangerous turn_disk_fill disk_fill "OK ML RE"
+mode=turn run_case turn_net net OK "" "$port $pgsock"
+mode=turn run_case turn_read_outside read_outside OK "" \
+    "$scratch/canary $ARENA_DATA $ARENA_DATA/builds $ARENA_SOURCE_DIR $house"
+mode=turn run_case turn_flood flood OL
+mode=turn run_dangerous turn_ptrace ptrace "OK SV"
+mode=turn run_dangerous turn_kill_all kill_all OK
+mode=turn run_dangerous turn_persist persist OK
+mode=turn run_case turn_fd_probe fd_probe OK
+mode=turn run_case turn_segv segv RE
+mode=turn run_case turn_exit3 exit3 RE
+
+# Per-turn FILES mode (Space Wars against hunter, which ends the game by
+# sinking the idle fleet): traps in output.txt are refused without being
+# followed, blocked on or read past the cap, and a forged input.txt and a
+# stale output.txt never reach the next call.
+mode=files run_case symlink_trap symlink_trap SV "" symlink
+mode=files run_case fifo_trap symlink_trap SV "" fifo
+mode=files run_case hardlink_trap symlink_trap "SV WA" "" hardlink
+mode=files run_case sparse_trap symlink_trap RE "" sparse
+mode=files run_case rewrite_input rewrite_input WA
+mode=files run_case files_read_outside read_outside OK "" \
+    "$scratch/canary $ARENA_DATA $ARENA_DATA/builds $ARENA_SOURCE_DIR $house"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

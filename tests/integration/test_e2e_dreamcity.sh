@@ -46,4 +46,25 @@ expect_match "$scratch/show.out" "^    ! A RE$"
 	{ cat "$scratch/rerun.err" >&2; fail "second arena run failed"; }
 "$ARENA" standings "$spec" --format csv | diff -u "$here/e2e/expected.csv" - ||
 	fail "standings changed on resume"
+
+# Every counted result follows from its stored moves, played again by the
+# referee without the bots; an edited score or a cut replay is caught.
+"$ARENA" verify --all "$spec" > "$scratch/verify.out" ||
+	{ cat "$scratch/verify.out" >&2; fail "verify found a mismatch"; }
+expect_match "$scratch/verify.out" "^72 games verified, 72 match, 0 do not$"
+sql() { psql "$("$ARENA" db url)" -Atc "$1"; }
+placed=$(sql "SELECT g.id FROM games g JOIN results r ON r.id = g.result_id
+	WHERE r.end_reason = 'all_placed' ORDER BY g.id LIMIT 1")
+other=$(sql "SELECT g.id FROM games g JOIN results r ON r.id = g.result_id
+	WHERE r.end_reason = 'all_placed' ORDER BY g.id DESC LIMIT 1")
+"$ARENA" verify "$placed" > "$scratch/one.out" || fail "verify $placed failed"
+expect_match "$scratch/one.out" "^game $placed attempt [0-9]+: match: [0-9]+ moves"
+sql "UPDATE result_seats SET score = score + 1 WHERE seat = 0 AND
+	result_id = (SELECT result_id FROM games WHERE id = $placed)" > /dev/null
+sql "UPDATE results SET replay = regexp_replace(replay, '[^\n]*\n$', '')
+	WHERE id = (SELECT result_id FROM games WHERE id = $other)" > /dev/null
+"$ARENA" verify "$placed" "$other" > "$scratch/bad.out" &&
+	fail "verify accepted an edited result"
+expect_match "$scratch/bad.out" "^game $placed attempt [0-9]+: MISMATCH: .*, recorded "
+expect_match "$scratch/bad.out" "^game $other attempt [0-9]+: CANNOT VERIFY: replay line [0-9]+: the replay stops"
 echo "e2e dreamcity: ok"

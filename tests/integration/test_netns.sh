@@ -9,7 +9,8 @@
 #   b  kill -9 a worker mid-game    f  a worker with an unlisted key
 #   c  kill -9 the coordinator      g  garbage messages, CURVE and raw TCP
 #   d  PostgreSQL stopped, started  p  a worker's link down mid-game for
-#                                      longer than the liveness window
+#                                      longer than the liveness window: its
+#                                      result, kept, counts at that attempt
 # Each must end with the standings of e2e/expected.csv, 72 games each with
 # exactly one counted result, and no failed game.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -363,7 +364,7 @@ run_f() {
 
 # Garbage over CURVE from a listed key, and random bytes over raw TCP.
 run_g() {
-	local tcp junk started elapsed drops
+	local tcp junk started elapsed drops refused
 
 	started=$(date +%s)
 	coordinator
@@ -390,12 +391,16 @@ EOF
 	wait "$junk" || fail "g: junk sender failed: $(cat "$scratch/$s/junk.err")"
 	wait "$tcp" || true
 	expect_match "$scratch/$s/c.err" "dropped a malformed message from peer junk/"
-	# The well-formed RESULTs for games that do not exist.
-	expect_match "$scratch/$s/c.err" "result for game 1099511627776 has 1 seats, not 2; ignored"
-	expect_match "$scratch/$s/c.err" "result for game 1099511627777 has 8 seats, not 2; ignored"
-	expect_match "$scratch/$s/c.err" "stale result for game 9223372036854775807 attempt 2147483647 from '(junk|\?)' ignored \(game is unknown\)"
+	# The RESULTs that decode, for games that do not exist, with one seat,
+	# text that is not UTF-8...: refused (check_end: nothing stored),
+	# logged at most LOG_BURST (10) lines per 10 s, then counted.
+	expect_match "$scratch/$s/c.err" "game 1099511627776 attempt [0-9]+: (duplicate or stale result from '(junk|\?)' ignored \(game is unknown\)|result from '(junk|\?)' refused)"
+	expect_match "$scratch/$s/c.err" "[0-9]+ more duplicate, stale or refused results in the last 10 s, not logged"
 	# Drops are logged at most WIRE_LOG_BURST lines per 10 s.
 	elapsed=$(($(date +%s) - started))
+	refused=$(grep -Ec "(duplicate or stale result|result) from '(junk|\?)' (ignored|refused)" "$scratch/$s/c.err" || true)
+	[ "$refused" -le $((10 * (elapsed / 10 + 2))) ] ||
+		fail "g: $refused lines for refused results in $elapsed s"
 	drops=$(grep -c "dropped a\|refused a" "$scratch/$s/c.err" || true)
 	[ "$drops" -le $((10 * (elapsed / 10 + 2))) ] ||
 		fail "g: $drops drop lines in $elapsed s: not rate-limited"
@@ -405,7 +410,7 @@ EOF
 # A worker's link cut in mid-game for longer than the liveness window
 # (PROTO_LIVENESS * PROTO_HEARTBEAT_MS = 5 s), then restored.
 run_p() {
-	local game
+	local game id attempt
 
 	coordinator
 	worker w1 1
@@ -421,6 +426,12 @@ run_p() {
 		ip -n "$tag-p-w1" link set uplink up
 	done
 	[ -n "$game" ] || fail "p: never cut w1 off while it held a game"
+	id=${game% *}
+	attempt=${game#* }
+	# The game ends while w1 is cut off (3 s of game time a seat): its
+	# result is made where the coordinator cannot hear it.
+	within 30 eval '! playing $pid_w1' ||
+		fail "p: w1's game did not end while it was cut off"
 	within 15 logged c.err "worker 'w1' silent" ||
 		fail "p: the coordinator did not notice w1's silence"
 	within 15 logged w1.err "coordinator silent" ||
@@ -428,7 +439,14 @@ run_p() {
 	sleep 2
 	ip -n "$tag-p-w1" link set uplink up
 	finish 150 w1 w2
-	check_requeued "$game"
+	# Kept, sent after the reconnect, and counted at the attempt that made
+	# it: no lease ran out, nothing was played twice.
+	logged w1.err "game $id attempt $attempt: result kept while the coordinator was away, sent (now|again)" ||
+		fail "p: w1 did not send game $id's kept result after reconnecting"
+	[ "$(sql "SELECT attempt || ' ' || worker FROM results WHERE game_id = $id")" = "$attempt w1" ] ||
+		fail "p: game $id's results: $(sql "SELECT attempt, worker FROM results WHERE game_id = $id")"
+	[ "$(sql "SELECT count(*) FROM game_events WHERE game_id = $id")" = 0 ] ||
+		fail "p: game $id went back to the queue: $(sql "SELECT kind, reason FROM game_events WHERE game_id = $id")"
 	check_end
 }
 

@@ -8,8 +8,13 @@
  * rerun and played; a group game is rerun with another result (history
  * kept, current result moved, standings and advancers changed, the final
  * left as it was); workers are seen; and migration 2 is applied to a
- * database left at migration 1. The tests run in order and share the
- * database.
+ * database left at migration 1. A gauntlet and a combinations stage (two
+ * more tournaments) are played from hand-made results and their tables
+ * compared with hand-computed ones, and so is an all_vs_all stage (also
+ * with no positive total); undecided games are played again on spare
+ * datasets, through both recording paths, until the spares run out;
+ * migration 4 is applied to a database holding migration-3 data. The
+ * tests run in order and share the database.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -129,15 +134,17 @@ build_plan(void)
 {
 	for (size_t i = 0; i < NGAMES; i++) {
 		plan_games[i].dataset = 0;
-		plan_games[i].first = (size_t)games_table[i].first;
-		plan_games[i].second = (size_t)games_table[i].second;
+		plan_games[i].nseats = 2;
+		plan_games[i].seats[0] = (size_t)games_table[i].first;
+		plan_games[i].seats[1] = (size_t)games_table[i].second;
 		plan_games[i].seed = 1000 + i;
 	}
 	plan_games[1].seed = UINT64_MAX - 1;	/* survives the round trip */
 	for (size_t m = 0; m < NMATCHES; m++) {
 		plan_matches[m].group = m < 6 ? 0 : 1;
-		plan_matches[m].a = plan_games[2 * m].first;
-		plan_matches[m].b = plan_games[2 * m].second;
+		plan_matches[m].nentries = 2;
+		plan_matches[m].entries[0] = plan_games[2 * m].seats[0];
+		plan_matches[m].entries[1] = plan_games[2 * m].seats[1];
 		plan_matches[m].games = &plan_games[2 * m];
 		plan_matches[m].ngames = 2;
 	}
@@ -507,8 +514,11 @@ static size_t final_members[] = { P, R, V, T };
 static struct plan_group final_groups[] = {
 	{ (char *)"A", final_members, 4 },
 };
-static struct plan_game final_games[] = { { 0, P, R, 77 } };
-static struct plan_match final_matches[] = { { 0, P, R, final_games, 1 } };
+static struct plan_game final_games[] = { { .dataset = 0,
+	.seats = { P, R }, .nseats = 2, .seed = 77 } };
+static struct plan_match final_matches[] = { { .group = 0,
+	.entries = { P, R }, .nentries = 2, .games = final_games,
+	.ngames = 1 } };
 static struct plan_stage final_plan = { 1, final_groups, 1, final_matches,
 	1 };
 static int64_t final_game;
@@ -777,7 +787,620 @@ test_migration(void **state)
 	assert_non_null(out);
 	assert_non_null(fgets(line, sizeof line, out));
 	pclose(out);
-	assert_string_equal(line, "33\n");
+	assert_string_equal(line, "55\n");
+	free(cmd);
+	free(conninfo);
+}
+
+/* ---- gauntlet: tournament t2 ----
+ *
+ * Entries A B O1 O2 (0..3); opponents O1 by weight 10, O2 by the table
+ * [40, 20, 0]; games_per_side 1 on one dataset: 2 games per opponent, the
+ * entrant first in game 0. Results (seat A score, seat B score):
+ *
+ *	A-O1: A 5-3 O1 (won), O1 2-2 A (draw)	lost 0: 10 * 2 / 2 = 10.000
+ *	A-O2: A 1-4 O2 (lost), O2 6-0 A (lost)	lost 2: points[2] = 0
+ *	B-O1: B 0-1 O1 (lost), O1 0-3 B (won)	lost 1: 10 * 1 / 2 = 5.000
+ *	B-O2: B 2-1 O2 (won), O2 1-1 B (draw)	lost 0: points[0] = 40
+ *
+ *	B 45.000 (lost 1) rank 1; A 10.000 (lost 2) rank 2. Advance 1: B.
+ */
+static struct spec_entry g_entries[4];
+static struct spec_opponent g_opp[2];
+static int64_t g_points[] = { 40, 20, 0 };
+static struct spec_stage g_stage;
+static struct spec g_spec;
+static int64_t g_tid;
+
+static const struct scored g_games[] = {
+	{ 0, 2, 5, 3 }, { 2, 0, 2, 2 },
+	{ 0, 3, 1, 4 }, { 3, 0, 6, 0 },
+	{ 1, 2, 0, 1 }, { 2, 1, 0, 3 },
+	{ 1, 3, 2, 1 }, { 3, 1, 1, 1 },
+};
+
+static void
+build_other_spec(struct spec *sp, struct spec_entry *e, size_t n,
+    const char *const *enames, const char *name, struct spec_stage *st)
+{
+	for (size_t i = 0; i < n; i++)
+		e[i] = (struct spec_entry){ .name = (char *)enames[i],
+		    .folder = (char *)"/bots/x", .run = (char *)"./bot" };
+	*sp = spec;
+	sp->name = (char *)name;
+	sp->entries = e;
+	sp->nentries = n;
+	sp->stages = st;
+	sp->nstages = 1;
+}
+
+/* Stores ps, then claims every game in order (checking its seats) and
+ * records the scores: game i has nseats scores from scores[i]. */
+static void
+play_all(int64_t t, const struct plan_stage *ps, const char *const *enames,
+    const int64_t (*scores)[4])
+{
+	size_t i = 0;
+
+	assert_int_equal(db_stage_store(db, t, ps), 0);
+	for (size_t m = 0; m < ps->nmatches; m++) {
+		for (size_t k = 0; k < ps->matches[m].ngames; k++, i++) {
+			const struct plan_game *gm = &ps->matches[m].games[k];
+			struct msg_game g;
+			struct msg_result r;
+
+			assert_int_equal(db_game_claim(db, t, "w1", 60000, &g),
+			    1);
+			assert_int_equal(g.nseats, gm->nseats);
+			r = result_for(&g, 0, 0);
+			r.nseats = (uint32_t)gm->nseats;
+			for (size_t s = 0; s < gm->nseats; s++) {
+				assert_string_equal(g.seats[s].entry,
+				    enames[gm->seats[s]]);
+				r.seats[s] = r.seats[0];
+				r.seats[s].score = scores[i][s];
+			}
+			record(&r, true);
+			game_release(&g);
+		}
+	}
+}
+
+static void
+test_gauntlet(void **state)
+{
+	static const char *const en[] = { "A", "B", "O1", "O2" };
+	static struct plan_game gm[8];
+	static struct plan_match pm[4];
+	static size_t members[] = { 0, 1 };
+	static struct plan_group grp[] = { { (char *)"A", members, 2 } };
+	struct plan_stage ps = { 0, grp, 1, pm, 4 };
+	int64_t scores[8][4] = { { 0 } };
+	struct db_rows t;
+	char **cols;
+	size_t *adv, n;
+	static const char *const want_cols[] = { "stage", "group", "rank",
+	    "entry", "O1 lost", "O1 points", "O2 lost", "O2 points", "played",
+	    "lost", "points" };
+	static const char *const want[2][11] = {
+		{ "evaluation", "A", "1", "B", "1", "5.000", "0", "40", "4",
+		    "1", "45.000" },
+		{ "evaluation", "A", "2", "A", "0", "10.000", "2", "0", "4",
+		    "2", "10.000" },
+	};
+
+	(void)state;
+	g_opp[0] = (struct spec_opponent){ .entry = (char *)"O1",
+	    .weight = 10 };
+	g_opp[1] = (struct spec_opponent){ .entry = (char *)"O2",
+	    .points = g_points, .npoints = 3 };
+	g_stage = (struct spec_stage){ .name = (char *)"evaluation",
+	    .format = SPEC_GAUNTLET, .games_per_side = 1, .opponents = g_opp,
+	    .nopponents = 2, .advance = 1 };
+	build_other_spec(&g_spec, g_entries, 4, en, "t2", &g_stage);
+	assert_int_equal(db_tournament_open(db, &g_spec, "t2", &g_tid), 0);
+	for (size_t i = 0; i < 8; i++) {
+		gm[i] = (struct plan_game){ .dataset = 0, .nseats = 2,
+		    .seats = { (size_t)g_games[i].first,
+		    (size_t)g_games[i].second }, .seed = 500 + i };
+		scores[i][0] = g_games[i].score_first;
+		scores[i][1] = g_games[i].score_second;
+	}
+	for (size_t m = 0; m < 4; m++)
+		pm[m] = (struct plan_match){ .group = 0, .nentries = 2,
+		    .entries = { gm[2 * m].seats[0], gm[2 * m].seats[1] },
+		    .games = &gm[2 * m], .ngames = 2 };
+	play_all(g_tid, &ps, en, (const int64_t (*)[4])scores);
+
+	assert_int_equal(db_stage_table(db, g_tid, "evaluation", "gauntlet",
+	    &t, &cols), 0);
+	assert_int_equal(t.ncols, 11);
+	assert_int_equal(t.nrows, 2);
+	for (size_t c = 0; c < 11; c++) {
+		assert_string_equal(cols[c], want_cols[c]);
+		for (size_t r = 0; r < 2; r++)
+			assert_string_equal(db_rows_cell(&t, r, c),
+			    want[r][c]);
+	}
+	db_cols_free(cols, t.ncols);
+	db_rows_release(&t);
+	assert_int_equal(db_stage_advancers(db, g_tid, 0, &adv, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(adv[0], 1);
+	free(adv);
+}
+
+/* ---- combinations: tournament t3 ----
+ *
+ * Entries a b c d, every 3-subset once on one dataset, seats in subset
+ * order (rotation false). Scores by seat:
+ *
+ *	abc: a 3, b 1, c 2	a alone on top
+ *	abd: a 0, b 4, d 4	b and d share the top: nobody won
+ *	acd: a 6, c 0, d 3	a
+ *	bcd: b 2, c 2, d 5	d
+ *
+ *	d: 4+3+5 = 12 / 3 = 4.000, won 1	rank 1
+ *	a: 3+0+6 = 9 / 3 = 3.000, won 2		rank 2
+ *	b: 1+4+2 = 7 / 3 = 2.333, won 0		rank 3
+ *	c: 2+0+2 = 4 / 3 = 1.333, won 0		rank 4
+ */
+/* Game abd played again: a 9, b 0, d 0. a: 3+9+6 = 18 / 3 = 6.000, won
+ * 3, rank 1; d: 0+3+5 = 8 / 3 = 2.667, won 1, rank 2; c 1.333
+ * rank 3 (was 4); b: 1+0+2 = 3 / 3 = 1.000, rank 4. Every row changed;
+ * changes come in the order of the rows after. */
+static void
+rerun_combination(int64_t t, int64_t game)
+{
+	struct db_rerun_info info;
+	struct msg_game g;
+	struct msg_result r;
+	bool complete;
+	int64_t rid;
+
+	assert_int_equal(db_rerun_request(db, t, &game, 1, "cy", "replay",
+	    &rid), 0);
+	assert_int_equal(db_game_claim(db, t, "w1", 60000, &g), 1);
+	assert_int_equal(g.game_id, game);
+	assert_int_equal(g.nseats, 3);
+	r = result_for(&g, 9, 0);
+	r.nseats = 3;
+	r.seats[2] = r.seats[1];
+	record(&r, true);
+	game_release(&g);
+	assert_int_equal(db_rerun_finish(db, rid, &complete), 0);
+	assert_true(complete);
+	assert_int_equal(db_rerun_info(db, rid, &info), 1);
+	assert_int_equal(info.nchanges, 4);
+	assert_string_equal(info.changes[0].entry, "a");
+	assert_string_equal(info.changes[0].before,
+	    "rank 2, 3.000 pts (2-0-0), games won 2, net 9");
+	assert_string_equal(info.changes[0].after,
+	    "rank 1, 6.000 pts (3-0-0), games won 3, net 18");
+	assert_string_equal(info.changes[1].entry, "d");
+	assert_string_equal(info.changes[1].after,
+	    "rank 2, 2.667 pts (1-0-0), games won 1, net 8");
+	db_rerun_info_release(&info);
+}
+
+static void
+test_combinations(void **state)
+{
+	static const char *const en[] = { "a", "b", "c", "d" };
+	static const size_t subsets[4][3] = { { 0, 1, 2 }, { 0, 1, 3 },
+	    { 0, 2, 3 }, { 1, 2, 3 } };
+	static const int64_t scores[4][4] = { { 3, 1, 2 }, { 0, 4, 4 },
+	    { 6, 0, 3 }, { 2, 2, 5 } };
+	static const char *const want[4][8] = {
+		{ "koth", "A", "1", "d", "3", "1", "12", "4.000" },
+		{ "koth", "A", "2", "a", "3", "2", "9", "3.000" },
+		{ "koth", "A", "3", "b", "3", "0", "7", "2.333" },
+		{ "koth", "A", "4", "c", "3", "0", "4", "1.333" },
+	};
+	static struct plan_game gm[4];
+	static struct plan_match pm[4];
+	static size_t members[] = { 0, 1, 2, 3 };
+	static struct plan_group grp[] = { { (char *)"A", members, 4 } };
+	struct plan_stage ps = { 0, grp, 1, pm, 4 };
+	static struct spec_entry c_entries[4];
+	static struct spec_stage c_stage;
+	static struct spec c_spec;
+	struct db_game_row *rows;
+	struct db_rows t;
+	int64_t c_tid;
+	char **cols;
+	size_t n;
+
+	(void)state;
+	c_stage = (struct spec_stage){ .name = (char *)"koth",
+	    .format = SPEC_COMBINATIONS, .seats = 3 };
+	build_other_spec(&c_spec, c_entries, 4, en, "t3", &c_stage);
+	assert_int_equal(db_tournament_open(db, &c_spec, "t3", &c_tid), 0);
+	for (size_t m = 0; m < 4; m++) {
+		gm[m] = (struct plan_game){ .dataset = 0, .nseats = 3,
+		    .seed = 900 + m };
+		pm[m] = (struct plan_match){ .group = 0, .nentries = 3,
+		    .games = &gm[m], .ngames = 1 };
+		memcpy(gm[m].seats, subsets[m], sizeof subsets[m]);
+		memcpy(pm[m].entries, subsets[m], sizeof subsets[m]);
+	}
+	play_all(c_tid, &ps, en, scores);
+	assert_int_equal(db_stage_table(db, c_tid, "koth", "combinations", &t,
+	    &cols), 0);
+	assert_int_equal(t.ncols, 8);
+	assert_int_equal(t.nrows, 4);
+	assert_string_equal(cols[7], "average");
+	for (size_t r = 0; r < 4; r++)
+		for (size_t c = 0; c < 8; c++)
+			assert_string_equal(db_rows_cell(&t, r, c),
+			    want[r][c]);
+	db_cols_free(cols, t.ncols);
+	db_rows_release(&t);
+	/* Games list every seat; the winner is the one top score. */
+	assert_int_equal(db_games(db, c_tid, &rows, &n), 0);
+	assert_int_equal(n, 4);
+	assert_string_equal(rows[1].seats, "a,b,d");
+	assert_string_equal(rows[1].scores, "0,4,4");
+	assert_int_equal(rows[1].nseats, 3);
+	assert_string_equal(rows[1].winner, "");
+	assert_string_equal(rows[3].winner, "d");
+	rerun_combination(c_tid, rows[1].game);
+	db_games_free(rows, n);
+}
+
+/* ---- all_vs_all: tournament t4 ----
+ *
+ * Entries x y z, one dataset, repeat 2: each pair plays 4 games, first
+ * entrant first in games 0 and 2. Scores (first seat, second seat):
+ *
+ *	xy: x 10-2 y, y 4-6 x, x 8-0 y, y 1-1 x	x 25, y 7
+ *	xz: x 3-5 z, z 2-2 x, x 0-9 z, z 4-4 x		x 9, z 20
+ *	yz: y 6-0 z, z 3-3 y, y 5-5 z, z 0-2 y		y 16, z 8
+ *
+ *	x: 34 / 2 = 17.000, mark 10.000			rank 1
+ *	z: 28 / 2 = 14.000, mark 10 x 28 / 34 = 8.235	rank 2
+ *	y: 23 / 2 = 11.500, mark 10 x 23 / 34 = 6.765	rank 3
+ *
+ * Advance 2: x, z. Then a copy where every odd score up to 4 is -1 and
+ * the others 0: x -2, y -2, z -1 (totals -1, -1, -0.5); the best total
+ * is below 0, so every mark is 0.
+ */
+static void
+all_vs_all_plan(struct plan_stage *ps, struct plan_match *pm,
+    struct plan_game *gm, uint64_t seed)
+{
+	static const size_t pairs[3][2] = { { 0, 1 }, { 0, 2 }, { 1, 2 } };
+
+	for (size_t m = 0; m < 3; m++) {
+		pm[m] = (struct plan_match){ .group = 0, .nentries = 2,
+		    .games = &gm[4 * m], .ngames = 4 };
+		memcpy(pm[m].entries, pairs[m], sizeof pairs[m]);
+		for (size_t k = 0; k < 4; k++) {
+			struct plan_game *g = &gm[4 * m + k];
+
+			*g = (struct plan_game){ .dataset = 0, .nseats = 2,
+			    .seed = seed + 4 * m + k };
+			g->seats[0] = pairs[m][k % 2];
+			g->seats[1] = pairs[m][1 - k % 2];
+		}
+	}
+	ps->matches = pm;
+	ps->nmatches = 3;
+}
+
+static void
+check_table(int64_t t, const char *stage, const char *const (*want)[7],
+    size_t nrows)
+{
+	struct db_rows rows;
+	char **cols;
+
+	assert_int_equal(db_stage_table(db, t, stage, "all_vs_all", &rows,
+	    &cols), 0);
+	assert_int_equal(rows.ncols, 7);
+	assert_int_equal(rows.nrows, nrows);
+	assert_string_equal(cols[5], "total");
+	assert_string_equal(cols[6], "mark");
+	for (size_t r = 0; r < nrows; r++)
+		for (size_t c = 0; c < 7; c++)
+			assert_string_equal(db_rows_cell(&rows, r, c),
+			    want[r][c]);
+	db_cols_free(cols, rows.ncols);
+	db_rows_release(&rows);
+}
+
+/* Game xz 3 (z 4-4 x) played again: z 9-0 x. z 33 / 2 = 16.500, rank
+ * 1, x 30 / 2 = 15.000, mark 10 x 30 / 33 = 9.091. */
+static void
+rerun_all_vs_all(int64_t t)
+{
+	static const char *const want[3][7] = {
+		{ "ranking", "A", "1", "z", "8", "16.500", "10.000" },
+		{ "ranking", "A", "2", "x", "8", "15.000", "9.091" },
+		{ "ranking", "A", "3", "y", "8", "11.500", "6.970" },
+	};
+	struct db_rerun_info info;
+	struct db_game_row *rows;
+	struct msg_game g;
+	struct msg_result r;
+	int64_t game, rid;
+	bool complete;
+	size_t n;
+
+	assert_int_equal(db_games(db, t, &rows, &n), 0);
+	assert_int_equal(n, 12);
+	game = rows[7].game;
+	assert_string_equal(rows[7].first, "z");
+	db_games_free(rows, n);
+	assert_int_equal(db_rerun_request(db, t, &game, 1, "dee", "replay",
+	    &rid), 0);
+	assert_int_equal(db_game_claim(db, t, "w1", 60000, &g), 1);
+	assert_int_equal(g.game_id, game);
+	r = result_for(&g, 9, 0);
+	record(&r, true);
+	game_release(&g);
+	assert_int_equal(db_rerun_finish(db, rid, &complete), 0);
+	assert_true(complete);
+	assert_int_equal(db_rerun_info(db, rid, &info), 1);
+	assert_int_equal(info.nchanges, 2);
+	assert_string_equal(info.changes[0].entry, "z");
+	assert_string_equal(info.changes[0].before,
+	    "rank 2, 14.000 pts (0-0-0), games won 0, net 28");
+	assert_string_equal(info.changes[0].after,
+	    "rank 1, 16.500 pts (0-0-0), games won 0, net 33");
+	db_rerun_info_release(&info);
+	check_table(t, "ranking", want, 3);
+}
+
+static void
+test_all_vs_all(void **state)
+{
+	static const char *const en[] = { "x", "y", "z" };
+	static const int64_t scores[12][4] = {
+		{ 10, 2 }, { 4, 6 }, { 8, 0 }, { 1, 1 },
+		{ 3, 5 }, { 2, 2 }, { 0, 9 }, { 4, 4 },
+		{ 6, 0 }, { 3, 3 }, { 5, 5 }, { 0, 2 },
+	};
+	static const char *const want[3][7] = {
+		{ "ranking", "A", "1", "x", "8", "17.000", "10.000" },
+		{ "ranking", "A", "2", "z", "8", "14.000", "8.235" },
+		{ "ranking", "A", "3", "y", "8", "11.500", "6.765" },
+	};
+	static const char *const want_neg[3][7] = {
+		{ "neg", "A", "1", "z", "8", "-0.500", "0.000" },
+		{ "neg", "A", "2", "x", "8", "-1.000", "0.000" },
+		{ "neg", "A", "2", "y", "8", "-1.000", "0.000" },
+	};
+	static int64_t neg[12][4];
+	static struct plan_game gm[12];
+	static struct plan_match pm[3];
+	static size_t members[] = { 0, 1, 2 };
+	static struct plan_group grp[] = { { (char *)"A", members, 3 } };
+	static struct spec_entry a_entries[3];
+	static struct spec_stage a_stage[2];
+	static struct spec a_spec;
+	struct plan_stage ps = { 0, grp, 1, NULL, 0 };
+	int64_t a_tid;
+	size_t *adv, n;
+
+	(void)state;
+	a_stage[0] = (struct spec_stage){ .name = (char *)"ranking",
+	    .format = SPEC_ALL_VS_ALL, .repeat = 2, .advance = 2 };
+	build_other_spec(&a_spec, a_entries, 3, en, "t4", a_stage);
+	assert_int_equal(db_tournament_open(db, &a_spec, "t4", &a_tid), 0);
+	all_vs_all_plan(&ps, pm, gm, 500);
+	play_all(a_tid, &ps, en, scores);
+	check_table(a_tid, "ranking", want, 3);
+	assert_int_equal(db_stage_advancers(db, a_tid, 0, &adv, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(adv[0], 0);
+	assert_int_equal(adv[1], 2);
+	free(adv);
+	rerun_all_vs_all(a_tid);
+
+	for (size_t i = 0; i < 12; i++)
+		for (size_t k = 0; k < 2; k++)
+			neg[i][k] = scores[i][k] > 4 ? 0 : -scores[i][k] % 2;
+	a_stage[0].name = (char *)"neg";
+	a_stage[0].advance = 0;
+	build_other_spec(&a_spec, a_entries, 3, en, "t4neg", a_stage);
+	assert_int_equal(db_tournament_open(db, &a_spec, "t4neg", &a_tid), 0);
+	all_vs_all_plan(&ps, pm, gm, 600);
+	play_all(a_tid, &ps, en, (const int64_t (*)[4])neg);
+	check_table(a_tid, "neg", want_neg, 3);
+}
+
+/* ---- spare datasets: tournament t5 ----
+ *
+ * Entries x y, one match of two games on dataset d1, spares s1 and s2.
+ * Game 0 is undecided (3-3): a follow-up on s1, same seats; undecided
+ * again: one on s2; undecided again: no spare left, it counts, a draw.
+ * Game 1 (y first) is undecided once, recorded through the batch path:
+ * its follow-up on s1 is won by y 5-1. The match counts games 0'' (3-3)
+ * and 1' (y 5-1): y wins it; the replaced games are kept for audit.
+ */
+static struct msg_game
+claim_spare(int64_t t, const char *dataset_name, const char *first)
+{
+	struct msg_game g;
+
+	assert_int_equal(db_game_claim(db, t, "w1", 60000, &g), 1);
+	assert_string_equal(g.dataset_name, dataset_name);
+	assert_string_equal(g.seats[0].entry, first);
+	return g;
+}
+
+static void
+record_undecided(struct msg_game *g, int64_t s0, int64_t s1, bool batch)
+{
+	struct msg_result r = result_for(g, s0, s1);
+	struct db_record rec = { .r = &r, .worker = "w1" };
+
+	r.end_reason = (char *)(s0 == s1 ? "undecided" : "won");
+	if (batch) {
+		assert_int_equal(db_results_record(db, &rec, 1), 0);
+		assert_int_equal(rec.outcome, DB_RECORDED);
+	} else
+		record(&r, true);
+	game_release(g);
+}
+
+static int64_t
+count_rows(int64_t t, const char *where)
+{
+	char *cmd = xasprintf("psql -At -X \"%s\" -c \"SELECT count(*) FROM "
+	    "games g JOIN matches m ON m.id = g.match_id JOIN stages s ON "
+	    "s.id = m.stage_id WHERE s.tournament_id = %lld AND %s\"",
+	    pg.conninfo, (long long)t, where);
+	FILE *f = popen(cmd, "r");
+	long long v = -1;
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%lld", &v), 1);
+	pclose(f);
+	free(cmd);
+	return v;
+}
+
+static void
+test_spare_datasets(void **state)
+{
+	static const char *const en[] = { "x", "y" };
+	static struct spec_entry s_entries[2];
+	static struct spec_stage s_stage;
+	static struct spec_dataset spares[2];
+	static struct spec s_spec;
+	static struct plan_game gm[2];
+	static struct plan_match pm[1];
+	static size_t members[] = { 0, 1 };
+	static struct plan_group grp[] = { { (char *)"A", members, 2 } };
+	struct plan_stage ps = { 0, grp, 1, pm, 1 };
+	struct db_standing *rows;
+	struct db_game_row *games;
+	struct db_game_detail detail;
+	struct msg_game g;
+	int64_t s_tid, d, total, first_id;
+	size_t n;
+
+	(void)state;
+	s_stage = (struct spec_stage){ .name = (char *)"rr",
+	    .format = SPEC_ROUND_ROBIN, .groups = 1 };
+	build_other_spec(&s_spec, s_entries, 2, en, "t5", &s_stage);
+	spares[0] = (struct spec_dataset){ .name = (char *)"s1",
+	    .path = dataset_path };
+	spares[1] = (struct spec_dataset){ .name = (char *)"s2",
+	    .path = dataset_path };
+	s_spec.spares = spares;
+	s_spec.nspares = 2;
+	assert_int_equal(db_tournament_open(db, &s_spec, "t5", &s_tid), 0);
+	pm[0] = (struct plan_match){ .group = 0, .nentries = 2, .games = gm,
+	    .ngames = 2, .entries = { 0, 1 } };
+	gm[0] = (struct plan_game){ .nseats = 2, .seats = { 0, 1 },
+	    .seed = 77 };
+	gm[1] = (struct plan_game){ .nseats = 2, .seats = { 1, 0 },
+	    .seed = 78 };
+	assert_int_equal(db_stage_store(db, s_tid, &ps), 0);
+
+	g = claim_spare(s_tid, "d1.txt", "x");
+	first_id = g.game_id;
+	record_undecided(&g, 3, 3, false);
+	assert_int_equal(count_rows(s_tid, "g.replaced_by IS NOT NULL"), 1);
+	assert_int_equal(count_rows(s_tid, "g.state = 'queued'"), 2);
+	g = claim_spare(s_tid, "d1.txt", "y");
+	record_undecided(&g, 2, 2, true);
+	/* Follow-ups come after in the match: game 0's, then game 1's. */
+	g = claim_spare(s_tid, "s1", "x");
+	assert_true(g.seed != 77 && g.seed < (UINT64_C(1) << 53));
+	assert_string_equal(g.seats[1].entry, "y");
+	record_undecided(&g, 3, 3, false);
+	g = claim_spare(s_tid, "s1", "y");
+	record_undecided(&g, 5, 1, true);
+	/* Not done until the second follow-up of game 0 is played. */
+	assert_int_equal(db_standings(db, s_tid, "rr", &rows, &n), 0);
+	assert_int_equal(rows[0].played, 0);
+	db_standings_free(rows, n);
+	g = claim_spare(s_tid, "s2", "x");
+	record_undecided(&g, 3, 3, false);
+	assert_int_equal(db_game_claim(db, s_tid, "w1", 60000, &g), 0);
+	assert_int_equal(count_rows(s_tid, "true"), 5);
+	assert_int_equal(count_rows(s_tid, "g.replaced_by IS NOT NULL"), 3);
+	assert_int_equal(db_progress(db, s_tid, &d, &total), 0);
+	assert_int_equal(d, 5);
+	assert_int_equal(total, 5);
+	/* y won the match: a draw (the last undecided) and a win. */
+	assert_int_equal(db_standings(db, s_tid, "rr", &rows, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].entry, "y");
+	assert_int_equal(rows[0].points, 3);
+	assert_int_equal(rows[0].games_won, 1);
+	assert_int_equal(rows[0].net_points, 4);
+	assert_string_equal(rows[1].entry, "x");
+	assert_int_equal(rows[1].played, 1);
+	assert_int_equal(rows[1].lost, 1);
+	db_standings_free(rows, n);
+	/* Only the counted games are exported. */
+	assert_int_equal(db_games(db, s_tid, &games, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(games[0].dataset, "s1");
+	assert_string_equal(games[0].winner, "y");
+	assert_string_equal(games[1].dataset, "s2");
+	assert_string_equal(games[1].end_reason, "undecided");
+	assert_string_equal(games[1].winner, "");
+	/* The undecided game is kept, pointing at its follow-up. */
+	assert_int_equal(db_game_detail(db, first_id, &detail), 1);
+	/* Game 0's first follow-up came just before game 1's. */
+	assert_int_equal(detail.replaced_by, games[0].game - 1);
+	assert_int_equal(detail.nattempts, 1);
+	assert_string_equal(detail.attempts[0].end_reason, "undecided");
+	db_game_detail_release(&detail);
+	assert_int_equal(db_game_detail(db, games[1].game, &detail), 1);
+	assert_int_equal(detail.replaced_by, 0);
+	db_game_detail_release(&detail);
+	db_games_free(games, n);
+}
+
+/* A database at migration 3 holding one played match (x-y: x 5-3 y, then
+ * y 1-1 x) gets migration 4: seats and entries moved, standings kept (x
+ * won the match: 3 points, 1 game won, net 2). */
+static void
+test_migration4(void **state)
+{
+	const char *src = getenv("ARENA_SOURCE_DIR");
+	char *cmd, *conninfo;
+	struct db *old;
+	struct db_standing *rows;
+	size_t n;
+
+	(void)state;
+	assert_non_null(src);
+	cmd = xasprintf("psql -q -X -v ON_ERROR_STOP=1 \"%s\" -c 'CREATE "
+	    "DATABASE m3' && sed '/^-- migration 4/,$d' '%s/coordinator/"
+	    "schema.sql' | psql -q -X -v ON_ERROR_STOP=1 \"%s dbname=m3\" && "
+	    "psql -q -X -v ON_ERROR_STOP=1 \"%s dbname=m3\" -f '%s/tests/"
+	    "unit/test_db_m3.sql'", pg.conninfo, src, pg.conninfo,
+	    pg.conninfo, src);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	conninfo = xasprintf("%s dbname=m3", pg.conninfo);
+	old = db_open(conninfo);
+	assert_non_null(old);
+	assert_int_equal(db_standings(old, 1, "rr", &rows, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(rows[0].entry, "x");
+	assert_int_equal(rows[0].points, 3);
+	assert_int_equal(rows[0].games_won, 1);
+	assert_int_equal(rows[0].net_points, 2);
+	assert_string_equal(rows[1].entry, "y");
+	assert_int_equal(rows[1].played, 1);
+	assert_int_equal(rows[1].points, 0);
+	db_standings_free(rows, n);
+	db_free(old);
+	cmd = xasprintf("psql -At -X \"%s\" -c \"SELECT string_agg(x, ' ' "
+	    "ORDER BY x) FROM (SELECT 'm' || match_id || pos || entry_id AS x "
+	    "FROM match_entries UNION ALL SELECT 'g' || game_id || seat || "
+	    "entry_id FROM game_seats) s\" | grep -qx 'g101 g112 g202 g211 "
+	    "m101 m112'", conninfo);
+	assert_int_equal(system(cmd), 0);
 	free(cmd);
 	free(conninfo);
 }
@@ -799,6 +1422,11 @@ main(void)
 		cmocka_unit_test(test_rerun_done),
 		cmocka_unit_test(test_workers),
 		cmocka_unit_test(test_migration),
+		cmocka_unit_test(test_gauntlet),
+		cmocka_unit_test(test_combinations),
+		cmocka_unit_test(test_all_vs_all),
+		cmocka_unit_test(test_spare_datasets),
+		cmocka_unit_test(test_migration4),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,7 @@
 /*
  * Unit tests for games/dreamcity: every scoring rule, every kind of invalid
- * operation, rotation geometry, call order, every end, the view text, the
+ * operation, rotation geometry, call order, every end, the view and frame
+ * texts, the
  * dataset parser's errors and the generator. Expected scores are worked
  * out by hand in the comments next to them.
  */
@@ -397,6 +398,47 @@ test_fault(void **state)
 }
 
 static void
+expect_frame(struct game_state *s, const char *want)
+{
+	char *f = dc()->frame(s);
+
+	assert_string_equal(f, want);
+	free(f);
+}
+
+/* The scoring game again, frame by frame: scores so far, taken cells as
+ * their owner's letter, free ones as their zone. */
+static void
+test_frames(void **state)
+{
+	struct game_dataset *ds = load(scoring_map);
+	struct game_state *s = dc()->start(ds, 2, 1);
+
+	(void)state;
+	assert_non_null(dc()->palette);
+	expect_frame(s, "call 0: scores 0 0, A to move\nLLLB\nLL.B\n");
+	assert_int_equal(play(s, "1 0 0 0"), GAME_MOVE_OK);
+	expect_frame(s, "call 1: scores 4 0, B to move\naaLB\nLL.B\n");
+	assert_int_equal(play(s, "2 0 3 0"), GAME_MOVE_OK);
+	expect_frame(s, "call 2: scores 4 6, B to move\naaLb\nLL.b\n");
+	assert_int_equal(play(s, "4 0 2 1"), GAME_MOVE_OK);
+	assert_int_equal(play(s, "3 0 2 0"), GAME_MOVE_OK);
+	expect_frame(s, "call 4: scores 10 7, over: all_placed\n"
+	    "aaab\nLLbb\n");
+	dc()->free_state(s);
+	dc()->dataset_free(ds);
+
+	ds = load(valid_map);
+	s = dc()->start(ds, 2, 1);
+	assert_int_equal(play(s, "3 0 4 3"), GAME_MOVE_OK);
+	dc()->fault(s, 1);
+	expect_frame(s, "call 1: scores 9 0, over: fault\n"
+	    ".....\n..#..\n.....\n....a\n");
+	dc()->free_state(s);
+	dc()->dataset_free(ds);
+}
+
+static void
 test_view(void **state)
 {
 	struct game_dataset *ds = load(valid_map);
@@ -622,6 +664,7 @@ main(void)
 		cmocka_unit_test(test_invalid_breaks_pass_chain),
 		cmocka_unit_test(test_fault),
 		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_parser_errors),
 		cmocka_unit_test(test_generator),
 		cmocka_unit_test(test_garbage),

@@ -1,5 +1,7 @@
 /* Unit tests for coordinator/export: exact CSV, and the shapes of the
- * table, Markdown, JSON and HTML forms, from hand-made rows (no database). */
+ * table, Markdown, JSON and HTML forms, from hand-made rows (no database);
+ * gauntlet tables with per-opponent columns, all_vs_all tables with
+ * negative totals, n-seat games. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,8 +23,10 @@ static struct db_standing standings[] = {
 #define NSTANDINGS (sizeof standings / sizeof standings[0])
 
 static struct db_game_row games[] = {
-	{ "groups", "A", 7, 41, "d1.txt", "P", "Q", 10, 4, "P", "board full" },
-	{ "groups", "A", 7, 42, "d1.txt", "Q", "P", 5, 5, "", "TO" },
+	{ "groups", "A", 7, 41, "d1.txt", "P", "Q", 10, 4, "P", "board full",
+	    "P,Q", "10,4", 2 },
+	{ "groups", "A", 7, 42, "d1.txt", "Q", "P", 5, 5, "", "TO", "Q,P",
+	    "5,5", 2 },
 };
 
 /* Runs fn into a memory buffer. Caller owns the result; free(). */
@@ -219,6 +223,129 @@ test_standings_table(void **state)
 	free(s);
 }
 
+/* A gauntlet table as db_stage_table() gives it; a NULL cell (a match
+ * not complete) is empty in CSV and null in JSON. */
+static char *gauntlet_cells[] = {
+	"eval", "A", "1", "B", "1", "5.000", "0", "40", "4", "1", "45.000",
+	"eval", "A", "2", "A", NULL, NULL, "2", "0", "2", "2", "0",
+};
+static const char *const gauntlet_cols[] = { "stage", "group", "rank",
+	"entry", "O1 lost", "O1 points", "O2 lost", "O2 points", "played",
+	"lost", "points" };
+
+static char *
+capture_table(enum export_format f)
+{
+	struct db_rows t = { 2, 11, gauntlet_cells };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(export_table(out, f, "t2", &t, gauntlet_cols), 0);
+	fclose(out);
+	return buf;
+}
+
+static void
+test_table_formats(void **state)
+{
+	char *csv = capture_table(EXPORT_CSV);
+	char *json = capture_table(EXPORT_JSON);
+	char *table = capture_table(EXPORT_TABLE);
+
+	(void)state;
+	assert_string_equal(csv,
+	    "stage,group,rank,entry,O1 lost,O1 points,O2 lost,O2 points,"
+	    "played,lost,points\n"
+	    "eval,A,1,B,1,5.000,0,40,4,1,45.000\n"
+	    "eval,A,2,A,,,2,0,2,2,0\n");
+	assert_non_null(strstr(json, "{\"stage\": \"eval\", \"group\": "
+	    "\"A\", \"rank\": 2, \"entry\": \"A\", \"O1 lost\": null, "
+	    "\"O1 points\": null, \"O2 lost\": 2,"));
+	assert_string_equal(table,
+	    "t2\n\n"
+	    "eval, group A\n"
+	    "rank  entry  O1 lost  O1 points  O2 lost  O2 points  played  "
+	    "lost  points\n"
+	    "   1  B            1      5.000        0         40       4  "
+	    "   1  45.000\n"
+	    "   2  A                                2          0       2  "
+	    "   2       0\n");
+	free(csv);
+	free(json);
+	free(table);
+}
+
+/* An all_vs_all table as db_stage_table() gives it: totals and marks
+ * with 3 decimals, negative ones too, are numbers in JSON and right
+ * aligned in the table. */
+static void
+test_all_vs_all_table(void **state)
+{
+	static char *cells[] = {
+		"ranking", "A", "1", "hunter", "4", "123.000", "10.000",
+		"ranking", "A", "2", "kit-c", "4", "61.500", "5.000",
+		"ranking", "A", "3", "drifter", "4", "-7.250", "-0.589",
+	};
+	static const char *const cols[] = { "stage", "group", "rank",
+		"entry", "played", "total", "mark" };
+	struct db_rows t = { 3, 7, cells };
+	char *buf[3] = { NULL, NULL, NULL };
+	size_t len;
+	enum export_format f[3] = { EXPORT_CSV, EXPORT_JSON, EXPORT_TABLE };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		FILE *out = open_memstream(&buf[i], &len);
+
+		assert_non_null(out);
+		assert_int_equal(export_table(out, f[i], "sw", &t, cols), 0);
+		fclose(out);
+	}
+	assert_string_equal(buf[0],
+	    "stage,group,rank,entry,played,total,mark\n"
+	    "ranking,A,1,hunter,4,123.000,10.000\n"
+	    "ranking,A,2,kit-c,4,61.500,5.000\n"
+	    "ranking,A,3,drifter,4,-7.250,-0.589\n");
+	assert_non_null(strstr(buf[1], "\"entry\": \"drifter\", "
+	    "\"played\": 4, \"total\": -7.250, \"mark\": -0.589}"));
+	assert_string_equal(buf[2],
+	    "sw\n\n"
+	    "ranking, group A\n"
+	    "rank  entry    played    total    mark\n"
+	    "   1  hunter        4  123.000  10.000\n"
+	    "   2  kit-c         4   61.500   5.000\n"
+	    "   3  drifter       4   -7.250  -0.589\n");
+	for (int i = 0; i < 3; i++)
+		free(buf[i]);
+}
+
+/* Games with more than two seats add the seats and scores columns. */
+static void
+test_games_seats(void **state)
+{
+	struct db_game_row rows[] = {
+		{ "koth", "A", 3, 9, "d", "a", "b", 0, 4, "", "end",
+		    "a,b,d", "0,4,4", 3 },
+	};
+	char *buf = NULL, *plain = capture_games(EXPORT_CSV, 0);
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(out);
+	assert_int_equal(export_games(out, EXPORT_CSV, rows, 1), 0);
+	fclose(out);
+	assert_string_equal(buf,
+	    "stage,group,match,game,dataset,first,second,score_first,"
+	    "score_second,winner,end_reason,seats,scores\n"
+	    "koth,A,3,9,d,a,b,0,4,,end,\"a,b,d\",\"0,4,4\"\n");
+	assert_null(strstr(plain, "seats"));
+	free(buf);
+	free(plain);
+}
+
 int
 main(void)
 {
@@ -231,6 +358,9 @@ main(void)
 		cmocka_unit_test(test_standings_md),
 		cmocka_unit_test(test_standings_html),
 		cmocka_unit_test(test_standings_table),
+		cmocka_unit_test(test_table_formats),
+		cmocka_unit_test(test_all_vs_all_table),
+		cmocka_unit_test(test_games_seats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* Unit tests for worker/game_run with a fake game ("sum": each seat answers
  * a number N times, the highest sum wins) and the script bots of
  * tests/data/bots: normal end, illegal answers, faults, the per-game time
- * budget, builds, and our own failures. */
+ * budget, builds, and our own failures; the same game with per-turn bots
+ * (a failed call is a pass, the game goes on; the seat's folder is its
+ * memory, wiped after), and a persistent bot writing after the end. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,8 +140,46 @@ static const struct game sum_game = {
 	.end_reason = sum_end_reason,
 };
 
+/* With per-turn bots "" is the game's "no answer": a pass. */
+static enum game_move
+sum_turn_apply(struct game_state *s, int seat, const char *answer)
+{
+	if (*answer == '\0') {
+		s->made++;
+		return GAME_MOVE_PASS;
+	}
+	return sum_apply(s, seat, answer);
+}
+
+static const struct game sum_turn_game = {
+	.name = "sum",
+	.version = "0.1",
+	.min_seats = 2,
+	.max_seats = 3,
+	.bots = GAME_BOTS_PER_TURN_ARG,
+	.dataset_parse = sum_parse,
+	.dataset_free = sum_dataset_free,
+	.start = sum_start,
+	.free_state = sum_free,
+	.next_seat = sum_next,
+	.view = sum_view,
+	.apply = sum_turn_apply,
+	.fault = sum_fault,
+	.scores = sum_scores,
+	.end_reason = sum_end_reason,
+};
+
 static char bots_dir[4096];
 static char data_dir[64];
+static char turn_bots[128];	/* bots written by main() */
+
+/* Shell builtins only: a bot may not start processes. */
+static const char *const turn_scripts[][2] = {
+	{ "count.sh", "n=0\n[ -f count ] && read -r n < count\n"
+	    "n=$((n + 1))\necho $n > count\necho $n\n" },
+	{ "spin.sh", "while :; do :; done\n" },
+	{ "after.sh", "read -r l\necho 5\nread -r l\necho after\n" },
+};
 
 /* A game of `calls` calls per seat between the bots run by run[]. */
 static void
@@ -335,6 +375,84 @@ test_scratch_wiped(void **state)
 	msg_release(&g);
 }
 
+/* Per-turn bots: seat B always late (TO, a pass each time, the game goes
+ * on); seat A counts its calls in its folder. */
+static void
+test_per_turn(void **state)
+{
+	const char *const run[] = { "sh ./count.sh", "sh ./spin.sh" };
+	struct msg g, res;
+	struct msg_result *r = &res.u.result;
+
+	(void)state;
+	setup_game(&g, "3", run, 2);
+	g.u.game.limits.call_ms = 50;
+	for (int i = 0; i < 2; i++) {
+		free(g.u.game.seats[i].folder);
+		g.u.game.seats[i].folder = xstrdup(turn_bots);
+	}
+	memset(&res, 0, sizeof res);
+	res.type = MSG_RESULT;
+	assert_int_equal(game_run(&sum_turn_game, &g.u.game, data_dir, r), 0);
+	assert_int_equal(r->seats[0].verdict, VERDICT_OK);
+	assert_int_equal(r->seats[0].score, 6);
+	assert_int_equal(r->seats[1].verdict, VERDICT_TO);
+	assert_int_equal(r->seats[1].score, 0);
+	assert_true(r->seats[1].wall_ms >= 150 && r->seats[1].cpu_ms > 0);
+	assert_string_equal(r->end_reason, "done");
+	assert_non_null(strstr(r->detail, "seat B (bot1): no answer within "
+	    "50 ms"));
+	assert_string_equal(r->replay, "A 1\nB \nA 2\nB \nA 3\nB \n");
+	msg_release(&res);
+	msg_release(&g);
+}
+
+/* A persistent bot that writes once its game is over: WA, its score
+ * kept. */
+static void
+test_wrote_after(void **state)
+{
+	const char *const run[] = { "sh ./after.sh", "sh ./number.sh 1" };
+	struct msg g, res;
+	struct msg_result *r = &res.u.result;
+
+	(void)state;
+	setup_game(&g, "1", run, 2);
+	free(g.u.game.seats[0].folder);
+	g.u.game.seats[0].folder = xstrdup(turn_bots);
+	assert_int_equal(play(&g, &res), 0);
+	assert_int_equal(r->seats[0].verdict, VERDICT_WA);
+	assert_int_equal(r->seats[0].score, 5);
+	assert_int_equal(r->seats[1].verdict, VERDICT_OK);
+	assert_string_equal(r->end_reason, "done");
+	assert_non_null(strstr(r->detail, "wrote after the game ended"));
+	assert_string_equal(r->replay, "A 5\nB 1\n");
+	msg_release(&res);
+	msg_release(&g);
+}
+
+/* Writes turn_scripts into turn_bots. */
+static int
+write_turn_bots(void)
+{
+	FILE *f;
+	char *path;
+
+	snprintf(turn_bots, sizeof turn_bots, "%s/turn-bots", data_dir);
+	if (mkdir(turn_bots, 0755) == -1)
+		return -1;
+	for (size_t i = 0; i < sizeof turn_scripts / sizeof turn_scripts[0];
+	    i++) {
+		path = xasprintf("%s/%s", turn_bots, turn_scripts[i][0]);
+		f = fopen(path, "w");
+		free(path);
+		if (f == NULL || fputs(turn_scripts[i][1], f) == EOF ||
+		    fclose(f) == EOF)
+			return -1;
+	}
+	return 0;
+}
+
 static void
 test_our_failures(void **state)
 {
@@ -368,6 +486,8 @@ main(void)
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_scratch_wiped),
 		cmocka_unit_test(test_our_failures),
+		cmocka_unit_test(test_per_turn),
+		cmocka_unit_test(test_wrote_after),
 	};
 	const char *src = getenv("ARENA_SOURCE_DIR");
 	int rc;
@@ -377,7 +497,8 @@ main(void)
 	    src ? src : ".");
 	snprintf(data_dir, sizeof data_dir, "/tmp/arena-test-gr-XXXXXX");
 	/* The sandbox's uids must reach the copies inside. */
-	if (mkdtemp(data_dir) == NULL || chmod(data_dir, 0755) == -1)
+	if (mkdtemp(data_dir) == NULL || chmod(data_dir, 0755) == -1 ||
+	    write_turn_bots() == -1)
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
 	if (tree_remove(data_dir) == -1)

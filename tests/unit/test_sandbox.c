@@ -516,6 +516,96 @@ test_timeout(void **state)
 	assert_clean(r);
 }
 
+/* Processes of the slot's command uid whose command line holds needle. */
+static int
+slot_commands(int slot, const char *needle)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char path[300], buf[1024];
+	struct stat st;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%s", e->d_name);
+		if (stat(path, &st) < 0 ||
+		    st.st_uid != (uid_t)(SANDBOX_BOT_UID_BASE + slot))
+			continue;
+		snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t len = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+		if (fd >= 0)
+			close(fd);
+		for (ssize_t i = 0; i < len; i++)
+			buf[i] = buf[i] ? buf[i] : ' ';
+		buf[len > 0 ? len : 0] = '\0';
+		n += strstr(buf, needle) != NULL;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The next command in r's sandbox (made with again). */
+static int
+again(struct run *r, struct sandbox_opts *o, const char *command)
+{
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC), rc;
+
+	o->command = command;
+	o->in = null;
+	rc = sandbox_again(r->sb, o);
+	close(null);
+	return rc;
+}
+
+/* One sandbox, several commands (a per-turn bot's calls): each ends with
+ * nothing of it left, its usage its own; then everything goes. */
+static void
+test_again(void **state)
+{
+	struct run *r = *state;
+	struct sandbox_usage u;
+	struct sandbox_opts o = { .again = true, .keep_box = true,
+	    .command = "python3 -c 'import threading, time\n"
+	    "threading.Thread(target=time.sleep, args=(100,)).start()\n"
+	    "print(\"first\", flush=True)'",
+	    .limits = { .memory_kb = 256 * 1024 } };
+	char *detail = NULL;
+	int slot;
+
+	start_opts(r, &o);
+	slot = r->slot;
+	/* Its thread keeps it alive: killed at the limit, thread and all. */
+	assert_int_equal(finish(r, 1000, &detail), VERDICT_TO);
+	free(detail);
+	assert_int_equal(slot_commands(slot, "threading"), 0);
+	assert_non_null(strstr(output(r), "first"));
+	assert_int_equal(again(r, &o, "python3 -c 'x = b\"a\" * (40 << 20); "
+	    "print(\"big\")'"), 0);
+	assert_int_equal(finish(r, 10000, &detail), VERDICT_OK);
+	free(detail);
+	assert_int_equal(sandbox_usage(r->sb, &u), 0);
+	assert_true(u.peak_kb >= 40 * 1024);
+	assert_int_equal(again(r, &o, "echo again"), 0);
+	assert_int_equal(sandbox_slot(r->sb), slot);
+	assert_int_equal(finish(r, 10000, &detail), VERDICT_OK);
+	free(detail);
+	assert_non_null(strstr(output(r), "big\nagain\n"));
+	/* Peak and CPU count from this run's start. */
+	assert_int_equal(sandbox_usage(r->sb, &u), 0);
+	assert_true(u.peak_kb < 40 * 1024 && u.cpu_ms < 100);
+	assert_clean(r);
+	/* Only a sandbox made for it runs again. */
+	start(r, "true", false, false, 0, 0);
+	assert_int_equal(finish(r, 10000, &detail), VERDICT_OK);
+	free(detail);
+	assert_int_equal(again(r, &o, "true"), -1);
+	assert_clean(r);
+}
+
 int
 main(void)
 {
@@ -536,6 +626,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_freeze, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_leftovers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_again, setup, teardown),
 	};
 
 	if (geteuid() != 0) {

@@ -288,6 +288,29 @@ BAD(test_bad_conflict, "bad/conflict.yaml",
     " of every entrant\n"
     "21:11: 'draw' only applies to the first stage: later entrants"
     " depend on results\n")
+BAD(test_bad_all_vs_all, "bad/all-vs-all.yaml",
+    "7:5: duplicate dataset name 'small.dc' (first at 4:12)\n"
+    "8:5: cannot find dataset '../other/nowhere.dc': No such file or"
+    " directory\n"
+    "9:5: duplicate dataset name 'spare.dc' (first at 6:5)\n"
+    "17:13: 'repeat' must be positive, got 0\n"
+    "23:5: 'repeat' only applies to a all_vs_all stage\n")
+BAD(test_bad_all_vs_all_sizes, "bad/all-vs-all-sizes.yaml",
+    "5:17: 'spare_datasets': expected a list, got '../other/spare.dc'\n"
+    "13:13: stage 'ranking': 'repeat' 2501 makes more than 10000 games"
+    " per pair\n"
+    "14:14: 'advance' on the last stage 'ranking': there is no next"
+    " stage\n")
+BAD(test_bad_combinations, "bad/combinations.yaml",
+    "12:12: 'seats' is 4 but stage 'koth' has only 3 entrants\n"
+    "16:12: 'seats' is 9; a game has at most 8\n"
+    "17:15: 'rotation': expected true or false, got 'maybe'\n"
+    "18:5: 'games_per_side' only applies to a gauntlet stage\n"
+    "21:17: 'group_size' does not apply to a combinations stage, which"
+    " is one group of every entrant\n")
+BAD(test_bad_combinations_many, "bad/combinations-many.yaml",
+    "69:12: stage 'koth': 60 entrants in subsets of 8 make more than"
+    " 1000000 matches\n")
 BAD(test_bad_deep, "bad/deep.yaml",
     "2:45: nesting deeper than 32 levels\n")
 BAD(test_bad_draw, "bad/draw.yaml",
@@ -327,6 +350,28 @@ BAD(test_bad_final_first, "bad/final-first.yaml",
 BAD(test_bad_final_one, "bad/final-one.yaml",
     "11:5: too few entrants: final 'final' has 1; a final needs at"
     " least 2\n")
+BAD(test_bad_gauntlet, "bad/gauntlet.yaml",
+    "15:5: 'seats' only applies to a combinations stage\n"
+    "18:17: unknown opponent 'nobody': not an entry of the spec\n"
+    "19:17: opponent 'ai1' is listed twice (first at 17:17)\n"
+    "21:9: opponent 'b' needs 'weight' or 'points'\n"
+    "22:31: 'points' conflicts with 'weight': give one of them\n"
+    "23:17: opponent 'ai2' is listed twice (first at 20:17)\n"
+    "23:30: 'weight' must be zero or more, got -1\n"
+    "24:5: gauntlet 'again' needs 'opponents'\n"
+    "28:5: 'rotation' only applies to a combinations stage\n")
+BAD(test_bad_gauntlet_nobody, "bad/gauntlet-nobody.yaml",
+    "9:5: gauntlet 'eval' ranks nobody: every entrant is an opponent\n"
+    "12:30: 'points' has 4 values; it needs 11, one for each number of"
+    " games lost from 0 to 10 (2 sides * 5 games_per_side * 1"
+    " datasets)\n")
+BAD(test_bad_gauntlet_games, "bad/gauntlet-games.yaml",
+    "11:21: stage 'eval': 'games_per_side' 6000 makes more than 10000"
+    " games per opponent\n")
+BAD(test_bad_gauntlet_advance, "bad/gauntlet-advance.yaml",
+    "14:14: 'advance' 3 is larger than the 2 ranked entrants of stage"
+    " 'eval'\n"
+    "16:13: unknown format 'gantlet' (did you mean 'gauntlet'?)\n")
 BAD(test_bad_latin1, "bad/latin1.yaml",
     "2:16: invalid YAML: incomplete UTF-8 octet sequence\n")
 BAD(test_bad_limits, "bad/limits.yaml",
@@ -340,7 +385,8 @@ BAD(test_bad_limits, "bad/limits.yaml",
     "16:28: unknown format 'round_robbin' (did you mean"
     " 'round_robin'?)\n"
     "16:51: 'advance' must be zero or more, got -1\n"
-    "17:25: unknown format 'knockout' (known: round_robin, final)\n")
+    "17:25: unknown format 'knockout' (known: round_robin, final, gauntlet,"
+    " combinations, all_vs_all)\n")
 BAD(test_bad_missing, "bad/missing.yaml",
     "2:1: missing required key 'game' in the spec\n"
     "5:5: missing required key 'run' in entry 'a'\n"
@@ -438,6 +484,70 @@ test_truncated(void **state)
 	free(src);
 }
 
+/* tests/data/spec/gauntlet.yaml, combinations.yaml and all-vs-all.yaml,
+ * key by key. */
+static void
+test_formats(void **state)
+{
+	struct spec *g = load_good("gauntlet.yaml");
+	struct spec *c = load_good("combinations.yaml");
+	const struct spec_stage *s = &g->stages[0];
+
+	(void)state;
+	assert_int_equal(s->format, SPEC_GAUNTLET);
+	assert_string_equal(spec_format_name(s->format), "gauntlet");
+	assert_int_equal(s->games_per_side, 2);
+	assert_int_equal(s->nopponents, 2);
+	assert_string_equal(s->opponents[0].entry, "ai1");
+	assert_int_equal(s->opponents[0].weight, 10);
+	assert_null(s->opponents[0].points);
+	assert_string_equal(s->opponents[1].entry, "ai2");
+	assert_int_equal(s->opponents[1].npoints, 9);
+	assert_int_equal(s->opponents[1].points[0], 40);
+	assert_int_equal(s->opponents[1].points[8], 0);
+	assert_int_equal(s->opponents[1].points_pos.line, 30);
+	assert_int_equal(s->opponents[1].points_pos.col, 30);
+	assert_int_equal(spec_gauntlet_games(g, 0), 8);
+	assert_true(spec_is_opponent(g, 0, 0));
+	assert_false(spec_is_opponent(g, 0, 1));
+	assert_true(spec_is_opponent(g, 0, 3));
+	assert_false(spec_is_opponent(g, 1, 0));	/* a final */
+	/* 3 ranked (p q r) * 2 opponents; the final gets the top 2. */
+	assert_int_equal(spec_stage_matches(g, 0), 6);
+	assert_int_equal(spec_stage_entrants(g, 1), 2);
+	assert_int_equal(g->stages[1].games_per_side, 5);	/* default */
+	s = &c->stages[0];
+	assert_int_equal(s->format, SPEC_COMBINATIONS);
+	assert_int_equal(s->seats, 4);
+	assert_int_equal(s->seats_pos.line, 18);
+	assert_true(s->rotation);				/* default */
+	assert_int_equal(spec_stage_matches(c, 0), 15);
+	assert_int_equal(spec_choose(6, 4), 15);
+	assert_int_equal(spec_choose(60, 8), 2558620845ULL);
+	assert_int_equal(spec_choose(3, 4), 0);
+	assert_int_equal(c->nspares, 0);
+	assert_null(c->spares);
+	assert_int_equal(c->stages[0].repeat, 1);		/* default */
+	spec_free(g);
+	spec_free(c);
+	c = load_good("all-vs-all.yaml");
+	s = &c->stages[0];
+	assert_int_equal(s->format, SPEC_ALL_VS_ALL);
+	assert_string_equal(spec_format_name(s->format), "all_vs_all");
+	assert_int_equal(s->repeat, 3);
+	assert_int_equal(spec_pair_games(c, 0), 12);
+	assert_int_equal(spec_stage_matches(c, 0), 6);
+	assert_int_equal(spec_stage_ngroups(c, 0, 4), 1);
+	assert_int_equal(spec_stage_entrants(c, 1), 2);
+	assert_int_equal(c->ndatasets, 2);
+	assert_int_equal(c->nspares, 1);
+	assert_string_equal(c->spares[0].name, "spare.dc");
+	assert_non_null(strstr(c->spares[0].path, "/other/spare.dc"));
+	assert_int_equal(c->spares[0].pos.line, 10);
+	assert_int_equal(c->spares[0].pos.col, 5);
+	spec_free(c);
+}
+
 int
 main(void)
 {
@@ -450,6 +560,15 @@ main(void)
 		cmocka_unit_test(test_bad_advance),
 		cmocka_unit_test(test_bad_broken),
 		cmocka_unit_test(test_bad_conflict),
+		cmocka_unit_test(test_bad_all_vs_all),
+		cmocka_unit_test(test_bad_all_vs_all_sizes),
+		cmocka_unit_test(test_bad_combinations),
+		cmocka_unit_test(test_bad_combinations_many),
+		cmocka_unit_test(test_bad_gauntlet),
+		cmocka_unit_test(test_bad_gauntlet_nobody),
+		cmocka_unit_test(test_bad_gauntlet_games),
+		cmocka_unit_test(test_bad_gauntlet_advance),
+		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_bad_deep),
 		cmocka_unit_test(test_bad_draw),
 		cmocka_unit_test(test_bad_duplicates),

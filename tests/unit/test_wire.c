@@ -250,6 +250,73 @@ refuse(const void *bytes, size_t len)
 }
 
 static void
+test_round_trip_ack(void **state)
+{
+	struct msg m = { .type = MSG_ACK }, back;
+	struct msg_ack *a = &m.u.ack;
+	char *buf;
+	size_t len;
+
+	(void)state;
+	a->game_ids = xcalloc(PROTO_MAX_ACK + 1, sizeof *a->game_ids);
+	a->attempts = xcalloc(PROTO_MAX_ACK + 1, sizeof *a->attempts);
+	for (uint32_t i = 0; i < PROTO_MAX_ACK + 1; i++) {
+		a->game_ids[i] = i == 0 ? INT64_MAX : (int64_t)i * 1000003;
+		a->attempts[i] = i == 0 ? INT32_MAX : (int32_t)(i % 7 + 1);
+	}
+	/* The largest ACK, extremes first. */
+	a->n = PROTO_MAX_ACK;
+	round_trip(&m, &back);
+	assert_int_equal(back.u.ack.n, PROTO_MAX_ACK);
+	assert_memory_equal(back.u.ack.game_ids, a->game_ids,
+	    PROTO_MAX_ACK * sizeof *a->game_ids);
+	assert_memory_equal(back.u.ack.attempts, a->attempts,
+	    PROTO_MAX_ACK * sizeof *a->attempts);
+	msg_release(&back);
+	/* One more cannot be sent; none can. */
+	a->n = PROTO_MAX_ACK + 1;
+	assert_int_equal(wire_encode(&m, &buf, &len), -1);
+	a->n = 0;
+	round_trip(&m, &back);
+	assert_int_equal(back.u.ack.n, 0);
+	msg_release(&back);
+	msg_release(&m);
+}
+
+static void
+test_ack_refusals(void **state)
+{
+	/* [2, 203, bin of 12 bytes]: game 1, attempt 1. */
+	unsigned char ok[] = { 0x93, 0x02, 0xcc, 0xcb, 0xc4, 0x0c,
+	    0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1 };
+	/* 11 bytes: not a whole (game, attempt). */
+	static const unsigned char odd[] = { 0x93, 0x02, 0xcc, 0xcb, 0xc4,
+	    0x0b, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0 };
+	/* The ids as a string, not a bin. */
+	static const unsigned char str[] = { 0x93, 0x02, 0xcc, 0xcb, 0xa1,
+	    'x' };
+	struct msg m;
+
+	(void)state;
+	assert_int_equal(wire_decode(ok, sizeof ok, &m), 0);
+	assert_int_equal(m.u.ack.n, 1);
+	assert_int_equal(m.u.ack.game_ids[0], 1);
+	assert_int_equal(m.u.ack.attempts[0], 1);
+	msg_release(&m);
+	refuse(odd, sizeof odd);
+	refuse(str, sizeof str);
+	/* Game 0, attempt 0, a game id over INT64_MAX: out of range. */
+	ok[13] = 0;
+	refuse(ok, sizeof ok);
+	ok[13] = 1;
+	ok[17] = 0;
+	refuse(ok, sizeof ok);
+	ok[17] = 1;
+	ok[6] = 0x80;
+	refuse(ok, sizeof ok);
+}
+
+static void
 test_refusals(void **state)
 {
 	static const unsigned char ok[] = { 0x92, 0x02, 0x01 };
@@ -456,6 +523,8 @@ main(void)
 		cmocka_unit_test(test_round_trip_result),
 		cmocka_unit_test(test_round_trip_artifacts),
 		cmocka_unit_test(test_artifact_refusals),
+		cmocka_unit_test(test_round_trip_ack),
+		cmocka_unit_test(test_ack_refusals),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_too_many_seats),
 		cmocka_unit_test(test_fuzz),

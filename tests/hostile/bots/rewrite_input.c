@@ -1,17 +1,29 @@
-/* Case 17 (per-turn games): rewrites input.txt with a forged request and
- * leaves a stale output.txt, to fool the next turn. Expect the referee to
- * recreate input.txt and delete output.txt each turn. Skipped by the
- * harness until per-turn games exist. */
+/* Case 17 (per-turn FILES games): forges input.txt and leaves a stale
+ * output.txt, to fool the next call. Each call first checks that the
+ * worker wrote a fresh input.txt (Space Wars' starts with the turn
+ * number) and removed the old output.txt; either one surviving from the
+ * previous call exits HOSTILE_RESIDUE. Its own answer, "0 0 0 0", is no
+ * Space Wars command: WA, played as N. */
 #include <stdio.h>
+#include <unistd.h>
+
+#include "hostile.h"
 
 int
 main(void)
 {
-	FILE *f = fopen("input.txt", "w"), *o = fopen("output.txt", "w");
+	char line[64] = "";
+	FILE *f = fopen("input.txt", "r"), *o;
 
-	if (f == NULL || o == NULL)
+	if (f == NULL || fgets(line, sizeof line, f) == NULL)
 		return 1;
-	fputs("dreamcity 1\nyou A\ntime 999999\nlast none\n", f);
+	fclose(f);
+	if (strncmp(line, "forged", 6) == 0 || access("output.txt", F_OK) == 0)
+		return HOSTILE_RESIDUE;
+	if ((f = fopen("input.txt", "w")) == NULL ||
+	    (o = fopen("output.txt", "w")) == NULL)
+		return 1;
+	fputs("forged 1\nyou A\ntime 999999\n", f);
 	fputs("0 0 0 0\n", o);
 	return fclose(f) != 0 || fclose(o) != 0;
 }

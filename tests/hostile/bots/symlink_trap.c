@@ -2,9 +2,11 @@
  * Case 16 (per-turn games): replaces output.txt with a trap for the
  * referee: a symlink to /etc/shadow (argument "symlink"), a FIFO
  * ("fifo"), a 10 GB sparse file ("sparse") or a hard link to input.txt
- * ("hardlink"). Expect the referee to refuse it (WA) without following,
- * blocking or reading more than its cap. Dream City is persistent, so
- * the harness skips this case until per-turn games exist.
+ * ("hardlink"). Run per turn in Space Wars (FILES mode). Expect a clear
+ * verdict without following, blocking or reading more than the cap: SV
+ * for the symlink and the FIFO, RE (SIGXFSZ, the file-size limit) for
+ * the sparse file, WA for the hard link (its first line, the turn
+ * number, is no command).
  */
 #include <sys/stat.h>
 

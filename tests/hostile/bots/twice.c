@@ -1,6 +1,6 @@
 /* Case 18c: answers every call twice, plus a line of binary junk after
- * the first call. Expect the game to go on (stale lines discarded or
- * the bot judged WA/OL), never the referee confused into a crash. */
+ * the first call. Expect WA ("answered twice": output with no call open
+ * is a protocol fault), never the referee confused into a crash. */
 #include "hostile.h"
 
 int
