@@ -15,24 +15,14 @@
  */
 #include "games/dreamcity/dcdata.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
+#include "games/dstext.h"
 
 #define MAX_WORDS	6
-
-struct cur {
-	const char *name;	/* file name for messages */
-	const char *p, *end;	/* unread text */
-	int line;		/* 1-based number of the current line */
-	const char *ls;		/* current line, without its newline */
-	size_t llen;
-	char *err;
-	size_t errlen;
-};
 
 struct words {
 	int n;
@@ -41,43 +31,14 @@ struct words {
 	int col[MAX_WORDS];	/* 1-based */
 };
 
-static int
-fail(struct cur *c, int col, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-fail(struct cur *c, int col, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(c->err, c->errlen, "%s:%d:%d: %s", c->name, c->line, col,
-	    msg);
-	return -1;
-}
-
 /* Moves to the next line that is not a comment; what names the expected
  * content for the end-of-file message. */
 static int
-next_line(struct cur *c, const char *what)
+next_line(struct dstext *c, const char *what)
 {
-	do {
-		const char *nl;
-
-		c->line++;
-		if (c->p >= c->end)
-			return fail(c, 1, "unexpected end of file, expected %s",
-			    what);
-		nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
-		c->ls = c->p;
-		c->llen = (size_t)((nl ? nl : c->end) - c->p);
-		c->p = nl ? nl + 1 : c->end;
-		if (c->llen > 0 && c->ls[c->llen - 1] == '\r')
-			c->llen--;
-	} while (c->llen > 0 && c->ls[0] == ';');
+	if (dstext_next_content(c, ';') == 1)
+		return dstext_fail(c, 1, "unexpected end of file, expected %s",
+		    what);
 	return 0;
 }
 
@@ -89,7 +50,7 @@ is_blank(char ch)
 
 /* Splits the current line into exactly n words; what describes them. */
 static int
-split(struct cur *c, struct words *w, int n, const char *what)
+split(struct dstext *c, struct words *w, int n, const char *what)
 {
 	size_t i = 0;
 
@@ -100,7 +61,7 @@ split(struct cur *c, struct words *w, int n, const char *what)
 		if (i == c->llen)
 			break;
 		if (w->n == n)
-			return fail(c, (int)i + 1,
+			return dstext_fail(c, (int)i + 1,
 			    "unexpected text after %s", what);
 		w->w[w->n] = c->ls + i;
 		w->col[w->n] = (int)i + 1;
@@ -110,7 +71,7 @@ split(struct cur *c, struct words *w, int n, const char *what)
 		w->n++;
 	}
 	if (w->n < n)
-		return fail(c, (int)c->llen + 1, "expected %s", what);
+		return dstext_fail(c, (int)c->llen + 1, "expected %s", what);
 	return 0;
 }
 
@@ -121,32 +82,32 @@ word_is(const struct words *w, int i, const char *s)
 }
 
 static int
-keyword(struct cur *c, struct words *w, const char *kw)
+keyword(struct dstext *c, struct words *w, const char *kw)
 {
 	if (!word_is(w, 0, kw))
-		return fail(c, w->col[0], "expected '%s'", kw);
+		return dstext_fail(c, w->col[0], "expected '%s'", kw);
 	return 0;
 }
 
 /* Reads word i as a decimal integer in lo..hi; what names it. */
 static int
-number(struct cur *c, const struct words *w, int i, long lo, long hi,
+number(struct dstext *c, const struct words *w, int i, long lo, long hi,
     const char *what, int *out)
 {
 	long v = 0;
 
 	if (w->len[i] > 9)
-		return fail(c, w->col[i], "%s out of range %ld..%ld", what,
-		    lo, hi);
+		return dstext_fail(c, w->col[i], "%s out of range %ld..%ld",
+		    what, lo, hi);
 	for (size_t k = 0; k < w->len[i]; k++) {
 		if (w->w[i][k] < '0' || w->w[i][k] > '9')
-			return fail(c, w->col[i] + (int)k,
+			return dstext_fail(c, w->col[i] + (int)k,
 			    "%s is not a number", what);
 		v = v * 10 + (w->w[i][k] - '0');
 	}
 	if (v < lo || v > hi)
-		return fail(c, w->col[i], "%s %ld out of range %ld..%ld",
-		    what, v, lo, hi);
+		return dstext_fail(c, w->col[i],
+		    "%s %ld out of range %ld..%ld", what, v, lo, hi);
 	*out = (int)v;
 	return 0;
 }
@@ -154,7 +115,7 @@ number(struct cur *c, const struct words *w, int i, long lo, long hi,
 /* Reads one grid row of exactly width characters from alphabet, storing
  * each character's index in alphabet. */
 static int
-grid_row(struct cur *c, int width, const char *alphabet, const char *what,
+grid_row(struct dstext *c, int width, const char *alphabet, const char *what,
     unsigned char *out)
 {
 	if (next_line(c, what) == -1)
@@ -163,13 +124,13 @@ grid_row(struct cur *c, int width, const char *alphabet, const char *what,
 		const char *hit = c->ls[i] ? strchr(alphabet, c->ls[i]) : NULL;
 
 		if (hit == NULL)
-			return fail(c, (int)i + 1,
+			return dstext_fail(c, (int)i + 1,
 			    "bad character in %s (expected one of \"%s\")",
 			    what, alphabet);
 		out[i] = (unsigned char)(hit - alphabet);
 	}
 	if (c->llen != (size_t)width)
-		return fail(c, (int)(c->llen < (size_t)width ? c->llen :
+		return dstext_fail(c, (int)(c->llen < (size_t)width ? c->llen :
 		    (size_t)width) + 1, "%s has %zu characters, expected %d",
 		    what, c->llen, width);
 	return 0;
@@ -179,7 +140,7 @@ grid_row(struct cur *c, int width, const char *alphabet, const char *what,
 static const char zone_chars[] = "#.LBI";
 
 static int
-parse_map(struct cur *c, struct game_dataset *ds)
+parse_map(struct dstext *c, struct game_dataset *ds)
 {
 	struct words w;
 
@@ -188,7 +149,7 @@ parse_map(struct cur *c, struct game_dataset *ds)
 	    keyword(c, &w, "dreamcity-dataset") == -1)
 		return -1;
 	if (!word_is(&w, 1, "1"))
-		return fail(c, w.col[1], "unsupported format version");
+		return dstext_fail(c, w.col[1], "unsupported format version");
 	if (next_line(c, "'size W H'") == -1 ||
 	    split(c, &w, 3, "'size W H'") == -1 ||
 	    keyword(c, &w, "size") == -1 ||
@@ -210,7 +171,7 @@ parse_map(struct cur *c, struct game_dataset *ds)
 }
 
 static int
-parse_type(struct cur *c, const struct words *w, int *type)
+parse_type(struct dstext *c, const struct words *w, int *type)
 {
 	for (int t = DC_HOUSE; t <= DC_FACTORY; t++) {
 		if (word_is(w, 4, dcdata_type_word(t))) {
@@ -218,12 +179,12 @@ parse_type(struct cur *c, const struct words *w, int *type)
 			return 0;
 		}
 	}
-	return fail(c, w->col[4],
+	return dstext_fail(c, w->col[4],
 	    "unknown building type (expected house, market or factory)");
 }
 
 static int
-parse_building(struct cur *c, struct game_dataset *ds, int k)
+parse_building(struct dstext *c, struct game_dataset *ds, int k)
 {
 	struct dc_building *b = &ds->b[k];
 	struct words w;
@@ -239,8 +200,8 @@ parse_building(struct cur *c, struct game_dataset *ds, int k)
 		return -1;
 	for (int i = 0; i < k; i++)
 		if (ds->b[i].id == b->id)
-			return fail(c, w.col[1], "duplicate building id %d",
-			    b->id);
+			return dstext_fail(c, w.col[1],
+			    "duplicate building id %d", b->id);
 	line = c->line;
 	b->mask = xmalloc((size_t)b->w * (size_t)b->h);
 	for (int y = 0; y < b->h; y++)
@@ -249,10 +210,9 @@ parse_building(struct cur *c, struct game_dataset *ds, int k)
 			return -1;
 	for (int i = 0; i < b->w * b->h; i++)
 		b->area += b->mask[i];
-	if (b->area == 0) {
-		c->line = line;
-		return fail(c, 1, "building %d has no cells", b->id);
-	}
+	if (b->area == 0)
+		return dstext_fail_at(c, line, 1, "building %d has no cells",
+		    b->id);
 	ds->total_area += b->area;
 	return 0;
 }
@@ -261,10 +221,11 @@ struct game_dataset *
 dcdata_parse(const char *name, const char *text, size_t len, char *err,
     size_t errlen)
 {
-	struct cur c = { .name = name, .p = text, .end = text + len,
-	    .err = err, .errlen = errlen };
 	struct game_dataset *ds = xcalloc(1, sizeof *ds);
+	struct dstext c;
 	struct words w;
+
+	dstext_init(&c, name, text, len, err, errlen);
 
 	if (parse_map(&c, ds) == -1)
 		goto fail;
@@ -280,7 +241,7 @@ dcdata_parse(const char *name, const char *text, size_t len, char *err,
 			goto fail;
 	/* Only comments may follow; next_line() fails at the end. */
 	if (c.p < c.end && next_line(&c, "") == 0) {
-		fail(&c, 1, "unexpected text after the last building");
+		dstext_fail(&c, 1, "unexpected text after the last building");
 		goto fail;
 	}
 	if (errlen > 0)

@@ -15,6 +15,7 @@
 
 #include "common/log.h"
 #include "games/dreamcity/dcdata.h"
+#include "games/genopt.h"
 
 #define MAX_BOX	10	/* largest building side */
 
@@ -24,27 +25,19 @@ struct gen {
 	int nbuildings;
 };
 
-static uint64_t
-next(struct gen *g)
-{
-	uint64_t z = (g->rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* A number in 0..n-1 (n >= 1); the tiny modulo bias does not matter. */
 static int
 below(struct gen *g, int n)
 {
-	return (int)(next(g) % (uint64_t)n);
+	return (int)(genopt_random(&g->rng) % (uint64_t)n);
 }
 
+/* fmt NULL: the error is already logged. */
 static int
 usage(const char *fmt, const char *arg)
 {
-	log_error(fmt, arg);
+	if (fmt != NULL)
+		log_error(fmt, arg);
 	return log_error("usage: arena gen dreamcity --seed N [--size WxH]"
 	    " [--buildings K] [-o FILE]");
 }
@@ -52,21 +45,15 @@ usage(const char *fmt, const char *arg)
 static int
 parse_args(struct gen *g, int argc, char **argv)
 {
-	int seeded = 0;
+	const char *opt, *val;
+	int seeded = 0, i = 1, more;
 	char *end;
 
 	g->w = g->h = 20;
 	g->nbuildings = 12;
-	for (int i = 1; i < argc; i++) {
-		const char *opt = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (val == NULL)
-			return usage("option '%s' needs a value", opt);
-		i++;
+	while ((more = genopt_pair(argc, argv, &i, &opt, &val)) == 1) {
 		if (strcmp(opt, "--seed") == 0) {
-			g->rng = strtoull(val, &end, 10);
-			if (*val == '\0' || *end != '\0' || *val == '-')
+			if (genopt_number(val, &g->rng) == -1)
 				return usage("bad seed '%s'", val);
 			seeded = 1;
 		} else if (strcmp(opt, "--size") == 0) {
@@ -92,6 +79,8 @@ parse_args(struct gen *g, int argc, char **argv)
 			return usage("unknown option '%s'", opt);
 		}
 	}
+	if (more == -1)
+		return usage(NULL, NULL);
 	if (!seeded)
 		return usage("missing %s", "--seed");
 	return 0;

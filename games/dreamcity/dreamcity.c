@@ -47,19 +47,6 @@ struct game_state {
 	int faulty;		/* seat that faulted, or -1 */
 };
 
-static struct game_dataset *
-parse(const char *name, const char *text, size_t len, char *err,
-    size_t errlen)
-{
-	return dcdata_parse(name, text, len, err, errlen);
-}
-
-static void
-dataset_free(struct game_dataset *ds)
-{
-	dcdata_free(ds);
-}
-
 static struct game_state *
 start(const struct game_dataset *ds, int seats, uint64_t seed)
 {
@@ -459,8 +446,8 @@ const struct game game_dreamcity = {
 	.min_seats = SEATS,
 	.max_seats = SEATS,
 	.no_tasks_after_call = true,
-	.dataset_parse = parse,
-	.dataset_free = dataset_free,
+	.dataset_parse = dcdata_parse,
+	.dataset_free = dcdata_free,
 	.start = start,
 	.free_state = free_state,
 	.next_seat = next_seat,

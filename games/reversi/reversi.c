@@ -16,11 +16,11 @@
 #include "games/reversi/reversi.h"
 
 #include <assert.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
+#include "games/dstext.h"
 #include "games/reversi/rvboard.h"
 #include "games/reversi/rvgen.h"
 
@@ -45,66 +45,48 @@ struct game_state {
 };
 
 static int
-parse_fail(char *err, size_t errlen, const char *name, int line, int col,
-    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-
-static int
-parse_fail(char *err, size_t errlen, const char *name, int line, int col,
-    const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(err, errlen, "%s:%d:%d: %s", name, line, col, msg);
-	return -1;
-}
-
-static int
-bad_square(char *err, size_t errlen, const char *name, int line, int col,
-    unsigned char c)
+bad_square(struct dstext *t, int col, unsigned char c)
 {
 	if (c > ' ' && c < 127)
-		return parse_fail(err, errlen, name, line, col,
-		    "expected '.', 'X' or 'O', not '%c'", c);
-	return parse_fail(err, errlen, name, line, col,
+		return dstext_fail(t, col, "expected '.', 'X' or 'O', not '%c'",
+		    c);
+	return dstext_fail(t, col,
 	    "expected '.', 'X' or 'O', not byte 0x%02x", c);
 }
 
 /* One non-comment line: a board row while rows < 8, then the side. */
 static int
-parse_line(struct game_dataset *ds, int *rows, bool *side, const char *l,
-    size_t n, const char *name, int line, char *err, size_t errlen)
+parse_line(struct game_dataset *ds, int *rows, bool *side, struct dstext *t)
 {
+	const char *l = t->ls;
+	size_t n = t->llen;
+
 	if (*rows < 8) {
 		for (size_t c = 0; c < n && c < 8; c++) {
 			const char *k = strchr(".XO", l[c]);
 
 			if (l[c] == '\0' || k == NULL)
-				return bad_square(err, errlen, name, line,
-				    (int)c + 1, (unsigned char)l[c]);
+				return bad_square(t, (int)c + 1,
+				    (unsigned char)l[c]);
 			if (*k != '.')
 				ds->disc[*k == 'O'] |= 1ULL << (*rows * 8 +
 				    (int)c);
 		}
 		if (n != 8)
-			return parse_fail(err, errlen, name, line,
-			    n < 8 ? (int)n + 1 : 9,
+			return dstext_fail(t, n < 8 ? (int)n + 1 : 9,
 			    "a board row has 8 squares, this one %zu", n);
 		(*rows)++;
 		return 0;
 	}
 	if (*side)
-		return parse_fail(err, errlen, name, line, 1,
+		return dstext_fail(t, 1,
 		    "unexpected text after the side to move");
 	if (n == 5 && strncmp(l, "black", 5) == 0)
 		ds->to_move = 0;
 	else if (n == 5 && strncmp(l, "white", 5) == 0)
 		ds->to_move = 1;
 	else
-		return parse_fail(err, errlen, name, line, 1,
+		return dstext_fail(t, 1,
 		    "expected 'black' or 'white' (the side to move)");
 	*side = true;
 	return 0;
@@ -115,27 +97,16 @@ dataset_parse(const char *name, const char *text, size_t len, char *err,
     size_t errlen)
 {
 	struct game_dataset *ds = xcalloc(1, sizeof *ds);
-	const char *p = text, *end = text + len;
-	int rows = 0, line = 0;
+	struct dstext t;
+	int rows = 0;
 	bool side = false;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *next = nl != NULL ? nl + 1 : end;
-		size_t n = (size_t)((nl != NULL ? nl : end) - p);
-
-		line++;
-		if (n > 0 && p[n - 1] == '\r')
-			n--;
-		if (n > 0 && p[0] != '#' &&
-		    parse_line(ds, &rows, &side, p, n, name, line, err,
-		    errlen) == -1)
+	dstext_init(&t, name, text, len, err, errlen);
+	while (dstext_next_content(&t, '#') == 0)
+		if (t.llen > 0 && parse_line(ds, &rows, &side, &t) == -1)
 			goto fail;
-		p = next;
-	}
 	if (rows < 8) {
-		parse_fail(err, errlen, name, line + 1, 1,
-		    "the board has 8 rows, this one %d", rows);
+		dstext_fail(&t, 1, "the board has 8 rows, this one %d", rows);
 		goto fail;
 	}
 	return ds;

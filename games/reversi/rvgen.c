@@ -8,73 +8,49 @@
  */
 #include "games/reversi/rvgen.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
+#include "games/genopt.h"
 #include "games/reversi/rvboard.h"
 
 #define MAX_PLIES	20
 
-static uint64_t
-next(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static int
-parse_num(const char *opt, const char *val, unsigned long long max,
-    unsigned long long *out)
+usage(void)
 {
-	char *end;
-
-	if (val == NULL)
-		return log_error("usage: option '%s' needs a value", opt);
-	errno = 0;
-	*out = strtoull(val, &end, 10);
-	if (errno != 0 || end == val || *end != '\0' || *out > max ||
-	    val[0] == '-')
-		return max == UINT64_MAX ?
-		    log_error("usage: bad %s '%s'", opt, val) :
-		    log_error("usage: bad %s '%s' (0..%llu)", opt, val, max);
-	return 0;
+	return log_error("usage: arena gen reversi --seed N [--plies 0..%d]",
+	    MAX_PLIES);
 }
 
 static int
 parse_args(int argc, char **argv, uint64_t *seed, int *plies)
 {
-	unsigned long long v = 0;
-	int seeded = 0;
+	const char *opt, *val;
+	int seeded = 0, i = 1, more;
+	uint64_t v;
 
 	*plies = 4;
-	for (int i = 1; i < argc; i++) {
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (strcmp(argv[i], "--seed") == 0) {
-			if (parse_num("--seed", val, UINT64_MAX, &v) == -1)
-				return -1;
-			*seed = v;
+	while ((more = genopt_pair(argc, argv, &i, &opt, &val)) == 1) {
+		if (strcmp(opt, "--seed") == 0) {
+			if (genopt_number(val, seed) == -1)
+				return log_error("usage: bad --seed '%s'", val);
 			seeded = 1;
-		} else if (strcmp(argv[i], "--plies") == 0) {
-			if (parse_num("--plies", val, MAX_PLIES, &v) == -1)
-				return -1;
+		} else if (strcmp(opt, "--plies") == 0) {
+			if (genopt_number(val, &v) == -1 || v > MAX_PLIES)
+				return log_error("usage: bad --plies '%s' "
+				    "(0..%d)", val, MAX_PLIES);
 			*plies = (int)v;
 		} else {
 			return log_error("usage: arena gen reversi --seed N "
 			    "[--plies 0..%d] (unknown option '%s')", MAX_PLIES,
-			    argv[i]);
+			    opt);
 		}
-		i++;
 	}
-	if (!seeded)
-		return log_error("usage: arena gen reversi --seed N "
-		    "[--plies 0..%d]", MAX_PLIES);
+	if (more == -1 || !seeded)
+		return usage();
 	return 0;
 }
 
@@ -87,11 +63,13 @@ opening(uint64_t *rng, int plies, uint64_t disc[2], int *side)
 	*side = 0;
 	for (int k = 0; k < plies; k++) {
 		uint64_t m = rvboard_moves(disc[*side], disc[!*side]);
+		int n;
 
 		if (rvboard_over(disc[0], disc[1]))
 			return -1;
-		for (int n = (int)(next(rng) % (uint64_t)(m ? rvboard_count(m) :
-		    1)); m != 0 && n > 0; n--)
+		n = (int)(genopt_random(rng) %
+		    (uint64_t)(m ? rvboard_count(m) : 1));
+		for (; m != 0 && n > 0; n--)
 			m &= m - 1;
 		if (m != 0)
 			rvboard_play(&disc[*side], &disc[!*side],

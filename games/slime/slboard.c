@@ -8,52 +8,30 @@
  */
 #include "games/slime/slboard.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
+#include "games/dstext.h"
+#include "games/genopt.h"
 
-struct cur {
-	const char *name;	/* dataset name for errors */
-	char *err;		/* where errors go */
-	size_t errlen;
-	int line;		/* 1-based line of the last error */
-};
-
+/* Checks the current line, a board row, and copies it into row r of ds. */
 static int
-fail(struct cur *c, int col, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-fail(struct cur *c, int col, const char *fmt, ...)
+take_row(struct dstext *c, struct game_dataset *ds, int r)
 {
-	char msg[160];
-	va_list ap;
+	size_t len = c->llen;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(c->err, c->errlen, "%s:%d:%d: %s", c->name, c->line, col,
-	    msg);
-	return -1;
-}
-
-/* Checks one board row and copies it into row r of ds. */
-static int
-take_row(struct cur *c, struct game_dataset *ds, int r, const char *p,
-    size_t len)
-{
 	for (size_t i = 0; i < len && (int)i < ds->n; i++) {
-		if (p[i] != '.' && (p[i] < '1' || p[i] > '0' + SL_PLAYERS))
-			return fail(c, (int)i + 1, "bad cell '%c' (expected"
-			    " '.' or a player digit 1..4)", p[i]);
+		if (c->ls[i] != '.' &&
+		    (c->ls[i] < '1' || c->ls[i] > '0' + SL_PLAYERS))
+			return dstext_fail(c, (int)i + 1, "bad cell '%c' "
+			    "(expected '.' or a player digit 1..4)", c->ls[i]);
 	}
 	if ((int)len != ds->n)
-		return fail(c, (int)(len < (size_t)ds->n ? len : (size_t)ds->n)
-		    + 1, "row has %zu cells, the first row has %d", len,
-		    ds->n);
-	memcpy(ds->cell + (size_t)r * (size_t)ds->n, p, len);
+		return dstext_fail(c, (int)(len < (size_t)ds->n ? len :
+		    (size_t)ds->n) + 1, "row has %zu cells, the first row "
+		    "has %d", len, ds->n);
+	memcpy(ds->cell + (size_t)r * (size_t)ds->n, c->ls, len);
 	return 0;
 }
 
@@ -61,47 +39,39 @@ struct game_dataset *
 slboard_parse(const char *name, const char *text, size_t len, char *err,
     size_t errlen)
 {
-	struct cur c = { name, err, errlen, 0 };
 	struct game_dataset *ds = xcalloc(1, sizeof *ds);
-	const char *p = text, *end = text + len;
+	struct dstext c;
 	int rows = 0;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl != NULL ? nl : end) - p);
-		const char *ln = p;
-
-		p += n + (nl != NULL);
-		c.line++;
-		if (n > 0 && ln[n - 1] == '\r')
-			n--;
-		if (n > 0 && ln[0] == ';')
-			continue;
+	dstext_init(&c, name, text, len, err, errlen);
+	while (dstext_next_content(&c, ';') == 0) {
 		if (rows == 0) {
-			if (n < SL_MIN_SIDE || n > SL_MAX_SIDE) {
-				fail(&c, 1, "board side %zu out of range"
-				    " %d..%d", n, SL_MIN_SIDE, SL_MAX_SIDE);
+			if (c.llen < SL_MIN_SIDE || c.llen > SL_MAX_SIDE) {
+				dstext_fail(&c, 1, "board side %zu out of "
+				    "range %d..%d", c.llen, SL_MIN_SIDE,
+				    SL_MAX_SIDE);
 				goto fail;
 			}
-			ds->n = (int)n;
-			ds->cell = xmalloc(n * n);
+			ds->n = (int)c.llen;
+			ds->cell = xmalloc(c.llen * c.llen);
 		} else if (rows == ds->n) {
-			fail(&c, 1, "more than %d rows (the board is square)",
-			    ds->n);
+			dstext_fail(&c, 1, "more than %d rows (the board is "
+			    "square)", ds->n);
 			goto fail;
 		}
-		if (take_row(&c, ds, rows++, ln, n) == -1)
+		if (take_row(&c, ds, rows++) == -1)
 			goto fail;
 	}
-	/* the missing row would start on the line after the last one */
-	c.line += len == 0 || text[len - 1] == '\n';
+	/* The missing row would start on the line after the last one:
+	 * after a last line without its newline, on that line. */
+	c.line -= len > 0 && text[len - 1] != '\n';
 	if (rows == 0) {
-		fail(&c, 1, "no board rows");
+		dstext_fail(&c, 1, "no board rows");
 		goto fail;
 	}
 	if (rows < ds->n) {
-		fail(&c, 1, "%d rows, expected %d (the board is square)",
-		    rows, ds->n);
+		dstext_fail(&c, 1, "%d rows, expected %d (the board is "
+		    "square)", rows, ds->n);
 		goto fail;
 	}
 	return ds;
@@ -119,21 +89,23 @@ slboard_free(struct game_dataset *ds)
 	free(ds);
 }
 
+/* fmt NULL: the error is already logged. */
 static int
 usage(const char *fmt, const char *arg)
 {
-	log_error(fmt, arg);
-	return log_error("usage: arena gen slime [--size N] [--players K] [--seed N]"
-	    " [-o FILE]");
+	if (fmt != NULL)
+		log_error(fmt, arg);
+	return log_error("usage: arena gen slime [--size N] [--players K]"
+	    " [--seed N] [-o FILE]");
 }
 
 static int
 parse_count(const char *opt, const char *val, long lo, long hi, int *out)
 {
-	char *end;
-	long v = strtol(val, &end, 10);
+	uint64_t v;
 
-	if (*val == '\0' || *end != '\0' || v < lo || v > hi)
+	if (genopt_number(val, &v) == -1 || v < (uint64_t)lo ||
+	    v > (uint64_t)hi)
 		return usage("bad value for %s", opt);
 	*out = (int)v;
 	return 0;
@@ -145,31 +117,31 @@ parse_count(const char *opt, const char *val, long lo, long hi, int *out)
 int
 slboard_generate(int argc, char **argv, FILE *out)
 {
-	int n = 8, players = SL_PLAYERS;
+	int n = 8, players = SL_PLAYERS, i = 1, more;
+	const char *opt, *val;
+	uint64_t seed;
 	char *cell;
 
-	for (int i = 1; i < argc; i += 2) {
-		if (i + 1 >= argc)
-			return usage("option '%s' needs a value", argv[i]);
-		if (strcmp(argv[i], "--size") == 0) {
-			if (parse_count(argv[i], argv[i + 1], SL_MIN_SIDE,
-			    SL_MAX_SIDE, &n) == -1)
+	while ((more = genopt_pair(argc, argv, &i, &opt, &val)) == 1) {
+		if (strcmp(opt, "--size") == 0) {
+			if (parse_count(opt, val, SL_MIN_SIDE, SL_MAX_SIDE,
+			    &n) == -1)
 				return -1;
-		} else if (strcmp(argv[i], "--seed") == 0) {
+		} else if (strcmp(opt, "--seed") == 0) {
 			/* the start has no chance in it; accepted because
 			 * `arena gen` passes one to every game */
-			const char *v = argv[i + 1];
-
-			if (*v == '\0' || v[strspn(v, "0123456789")] != '\0')
-				return usage("bad value for %s", argv[i]);
-		} else if (strcmp(argv[i], "--players") == 0) {
-			if (parse_count(argv[i], argv[i + 1], 2, SL_PLAYERS,
+			if (genopt_number(val, &seed) == -1)
+				return usage("bad value for %s", opt);
+		} else if (strcmp(opt, "--players") == 0) {
+			if (parse_count(opt, val, 2, SL_PLAYERS,
 			    &players) == -1)
 				return -1;
 		} else {
-			return usage("unknown option '%s'", argv[i]);
+			return usage("unknown option '%s'", opt);
 		}
 	}
+	if (more == -1)
+		return usage(NULL, NULL);
 	cell = xmalloc((size_t)(n * n));
 	memset(cell, '.', (size_t)(n * n));
 	cell[0] = '1';

@@ -47,19 +47,6 @@ check_end(struct game_state *s)
 		s->reason = "turn_limit";
 }
 
-static struct game_dataset *
-parse(const char *name, const char *text, size_t len, char *err,
-    size_t errlen)
-{
-	return slboard_parse(name, text, len, err, errlen);
-}
-
-static void
-dataset_free(struct game_dataset *ds)
-{
-	slboard_free(ds);
-}
-
 /* Slimes of players beyond the seat count are removed, so one standard
  * board serves games of 2, 3 and 4 seats. */
 static struct game_state *
@@ -299,8 +286,8 @@ const struct game game_slime = {
 	.min_seats = 2,
 	.max_seats = SL_PLAYERS,
 	.bots = GAME_BOTS_PER_TURN_ARG,
-	.dataset_parse = parse,
-	.dataset_free = dataset_free,
+	.dataset_parse = slboard_parse,
+	.dataset_free = slboard_free,
 	.start = start,
 	.free_state = free_state,
 	.next_seat = next_seat,

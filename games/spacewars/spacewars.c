@@ -67,19 +67,6 @@ struct game_state {
 	int faulty;		/* seat that faulted, or -1 */
 };
 
-static struct game_dataset *
-parse(const char *name, const char *text, size_t len, char *err,
-    size_t errlen)
-{
-	return swfield_parse(name, text, len, err, errlen);
-}
-
-static void
-dataset_free(struct game_dataset *ds)
-{
-	swfield_free(ds);
-}
-
 static struct obj *
 add(struct game_state *s, enum kind kind, int owner, int r, int c, int dir)
 {
@@ -480,10 +467,22 @@ draw(const struct game_state *s, char field[SW_ROWS][SW_COLS])
 			field[s->o[i].r][s->o[i].c] = symbol(&s->o[i]);
 }
 
+/* Writes the field at p, one line per row, and a '\0' after it. */
+static void
+put_rows(char *p, char field[SW_ROWS][SW_COLS])
+{
+	for (int r = 0; r < SW_ROWS; r++) {
+		memcpy(p, field[r], SW_COLS);
+		p[SW_COLS] = '\n';
+		p += SW_COLS + 1;
+	}
+	*p = '\0';
+}
+
 static char *
 view(const struct game_state *s, int seat, int64_t remaining_ms)
 {
-	char field[SW_ROWS][SW_COLS], *text, *p;
+	char field[SW_ROWS][SW_COLS], *text;
 	const struct obj *b;
 	int n;
 
@@ -494,13 +493,7 @@ view(const struct game_state *s, int seat, int64_t remaining_ms)
 	text = xmalloc(64 + SW_ROWS * (SW_COLS + 1));
 	n = sprintf(text, "%d\n%d %d\n%c\n", s->turn, b->alive ? b->r : -1,
 	    b->alive ? b->c : -1, '1' + seat);
-	p = text + n;
-	for (int r = 0; r < SW_ROWS; r++) {
-		memcpy(p, field[r], SW_COLS);
-		p[SW_COLS] = '\n';
-		p += SW_COLS + 1;
-	}
-	*p = '\0';
+	put_rows(text + n, field);
 	return text;
 }
 
@@ -580,7 +573,7 @@ spacewars_set_rocket_owner(struct game_state *s, int r, int c, int seat)
 static char *
 frame(const struct game_state *s)
 {
-	char field[SW_ROWS][SW_COLS], *text, *p;
+	char field[SW_ROWS][SW_COLS], *text;
 	int64_t sc[SEATS];
 	int n;
 
@@ -603,13 +596,7 @@ frame(const struct game_state *s)
 	else
 		n += snprintf(text + n, 128 - (size_t)n, "%c to move\n",
 		    'A' + next_seat(s));
-	p = text + n;
-	for (int r = 0; r < SW_ROWS; r++) {
-		memcpy(p, field[r], SW_COLS);
-		p[SW_COLS] = '\n';
-		p += SW_COLS + 1;
-	}
-	*p = '\0';
+	put_rows(text + n, field);
 	return text;
 }
 
@@ -619,8 +606,8 @@ const struct game game_spacewars = {
 	.min_seats = SEATS,
 	.max_seats = SEATS,
 	.bots = GAME_BOTS_PER_TURN_FILES,
-	.dataset_parse = parse,
-	.dataset_free = dataset_free,
+	.dataset_parse = swfield_parse,
+	.dataset_free = swfield_free,
 	.start = start,
 	.free_state = free_state,
 	.next_seat = next_seat,

@@ -14,63 +14,18 @@
  */
 #include "games/spacewars/swfield.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
+#include "games/dstext.h"
 
 const int sw_cargo_start[SW_CARGO][2] = {
 	{ 1, 1 }, { 1, 3 }, { 1, 5 }, { 3, 1 }, { 3, 3 }, { 3, 5 },
 	{ 5, 1 }, { 5, 3 }, { 5, 5 },
 };
 const int sw_ship_start[2] = { 7, 7 };
-
-struct cur {
-	const char *name;	/* file name for messages */
-	const char *p, *end;	/* unread text */
-	int line;		/* 1-based number of the current line */
-	const char *ls;		/* current line, without its newline */
-	size_t llen;
-	char *err;
-	size_t errlen;
-};
-
-static int
-fail(struct cur *c, int line, int col, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static int
-fail(struct cur *c, int line, int col, const char *fmt, ...)
-{
-	char msg[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(c->err, c->errlen, "%s:%d:%d: %s", c->name, line, col, msg);
-	return -1;
-}
-
-/* Moves to the next line; returns 0, or 1 at the end of the text. */
-static int
-next_line(struct cur *c)
-{
-	const char *nl;
-
-	c->line++;
-	if (c->p >= c->end)
-		return 1;
-	nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
-	c->ls = c->p;
-	c->llen = (size_t)((nl ? nl : c->end) - c->p);
-	c->p = nl ? nl + 1 : c->end;
-	if (c->llen > 0 && c->ls[c->llen - 1] == '\r')
-		c->llen--;
-	return 0;
-}
 
 char
 swfield_start_symbol(int r, int c)
@@ -110,24 +65,24 @@ printable(char ch, char *buf, size_t len)
 }
 
 static int
-parse_cell(struct cur *c, struct game_dataset *ds, int r, int col)
+parse_cell(struct dstext *c, struct game_dataset *ds, int r, int col)
 {
 	char ch = (size_t)col < c->llen ? c->ls[col] : ' ';
 	char want = swfield_start_symbol(r, col), buf[16];
 
 	if (want != ' ' && ch != want)
-		return fail(c, c->line, col + 1, "expected '%c' (a start cell),"
+		return dstext_fail(c, col + 1, "expected '%c' (a start cell),"
 		    " found %s", want, printable(ch, buf, sizeof buf));
 	if (want != ' ')
 		return 0;
 	if (strchr("12du", ch) != NULL)
-		return fail(c, c->line, col + 1, "'%c' is not on its start"
+		return dstext_fail(c, col + 1, "'%c' is not on its start"
 		    " cell", ch);
 	if (ch != ' ' && ch != '#')
-		return fail(c, c->line, col + 1, "unexpected %s (expected"
+		return dstext_fail(c, col + 1, "unexpected %s (expected"
 		    " ' ' or '#')", printable(ch, buf, sizeof buf));
 	if (ch == '#' && swfield_near_start(r, col))
-		return fail(c, c->line, col + 1, "asteroid on or next to a"
+		return dstext_fail(c, col + 1, "asteroid on or next to a"
 		    " ship's start cell");
 	ds->asteroid[r][col] = ch == '#';
 	ds->nasteroids += ch == '#';
@@ -135,28 +90,28 @@ parse_cell(struct cur *c, struct game_dataset *ds, int r, int col)
 }
 
 static int
-parse_rows(struct cur *c, struct game_dataset *ds, int *lines)
+parse_rows(struct dstext *c, struct game_dataset *ds, int *lines)
 {
 	for (int r = 0; r < SW_ROWS; r++) {
-		if (next_line(c) == 1)
-			return fail(c, c->line, 1, "unexpected end of file,"
+		if (dstext_next(c) == 1)
+			return dstext_fail(c, 1, "unexpected end of file,"
 			    " expected field row %d of %d", r + 1, SW_ROWS);
 		lines[r] = c->line;
 		if (c->llen > SW_COLS)
-			return fail(c, c->line, SW_COLS + 1, "row longer than"
+			return dstext_fail(c, SW_COLS + 1, "row longer than"
 			    " %d characters", SW_COLS);
 		for (int col = 0; col < SW_COLS; col++)
 			if (parse_cell(c, ds, r, col) == -1)
 				return -1;
 	}
-	if (next_line(c) == 0)
-		return fail(c, c->line, 1, "unexpected text after the %d"
+	if (dstext_next(c) == 0)
+		return dstext_fail(c, 1, "unexpected text after the %d"
 		    " field rows", SW_ROWS);
 	return 0;
 }
 
 static int
-check_symmetry(struct cur *c, const struct game_dataset *ds,
+check_symmetry(struct dstext *c, const struct game_dataset *ds,
     const int *lines)
 {
 	for (int r = 0; r < SW_ROWS; r++) {
@@ -164,9 +119,9 @@ check_symmetry(struct cur *c, const struct game_dataset *ds,
 			int mr = sw_mirror_row(r), mc = sw_mirror_col(col);
 
 			if (ds->asteroid[r][col] && !ds->asteroid[mr][mc])
-				return fail(c, lines[r], col + 1, "asteroid"
-				    " without its mirror image at line %d,"
-				    " column %d", lines[mr], mc + 1);
+				return dstext_fail_at(c, lines[r], col + 1,
+				    "asteroid without its mirror image at "
+				    "line %d, column %d", lines[mr], mc + 1);
 		}
 	}
 	return 0;
@@ -176,21 +131,19 @@ struct game_dataset *
 swfield_parse(const char *name, const char *text, size_t len, char *err,
     size_t errlen)
 {
-	struct cur c = { .name = name, .p = text, .end = text + len,
-	    .err = err, .errlen = errlen };
 	struct game_dataset *ds = xcalloc(1, sizeof *ds);
+	struct dstext c;
 	int lines[SW_ROWS];
 
-	do {
-		if (next_line(&c) == 1) {
-			fail(&c, c.line, 1, "unexpected end of file, expected"
-			    " '%s'", SW_FIELD_HEADER);
-			goto fail;
-		}
-	} while (c.llen > 0 && c.ls[0] == ';');
+	dstext_init(&c, name, text, len, err, errlen);
+	if (dstext_next_content(&c, ';') == 1) {
+		dstext_fail(&c, 1, "unexpected end of file, expected '%s'",
+		    SW_FIELD_HEADER);
+		goto fail;
+	}
 	if (c.llen != strlen(SW_FIELD_HEADER) ||
 	    memcmp(c.ls, SW_FIELD_HEADER, c.llen) != 0) {
-		fail(&c, c.line, 1, "expected '%s'", SW_FIELD_HEADER);
+		dstext_fail(&c, 1, "expected '%s'", SW_FIELD_HEADER);
 		goto fail;
 	}
 	if (parse_rows(&c, ds, lines) == -1 ||

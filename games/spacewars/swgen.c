@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "games/genopt.h"
 #include "games/spacewars/swfield.h"
 
 #define HALF		(SW_ROWS * SW_COLS / 2)
@@ -23,16 +24,6 @@ struct gen {
 	uint64_t rng;		/* splitmix64 state */
 	int asteroids;		/* even */
 };
-
-static uint64_t
-next(struct gen *g)
-{
-	uint64_t z = (g->rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static int
 usage(void)
@@ -56,22 +47,15 @@ free_cells(int *cells)
 static int
 parse_args(struct gen *g, int argc, char **argv, int max)
 {
+	const char *opt, *val;
 	bool seeded = false;
+	int i = 1, more;
 	char *end;
 
 	g->asteroids = DEFAULT_ASTEROIDS;
-	for (int i = 1; i < argc; i++) {
-		const char *opt = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (val == NULL) {
-			log_error("option '%s' needs a value", opt);
-			return usage();
-		}
-		i++;
+	while ((more = genopt_pair(argc, argv, &i, &opt, &val)) == 1) {
 		if (strcmp(opt, "--seed") == 0) {
-			g->rng = strtoull(val, &end, 10);
-			if (*val == '\0' || *end != '\0' || *val == '-') {
+			if (genopt_number(val, &g->rng) == -1) {
 				log_error("bad seed '%s'", val);
 				return usage();
 			}
@@ -92,6 +76,8 @@ parse_args(struct gen *g, int argc, char **argv, int max)
 			return usage();
 		}
 	}
+	if (more == -1)
+		return usage();
 	if (!seeded) {
 		log_error("missing --seed");
 		return usage();
@@ -112,7 +98,7 @@ swgen_generate(int argc, char **argv, FILE *out)
 	seed = g.rng;
 	memset(rock, 0, sizeof rock);
 	for (int k = 0; k < g.asteroids / 2; k++) {
-		int j = k + (int)(next(&g) % (uint64_t)(n - k)), t = cells[j];
+		int j = k + (int)(genopt_random(&g.rng) % (uint64_t)(n - k)), t = cells[j];
 		int r = t / SW_COLS, c = t % SW_COLS;
 
 		cells[j] = cells[k];

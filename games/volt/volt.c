@@ -92,19 +92,6 @@ struct game_state {
 	int faulty;		/* seat that faulted, or -1 */
 };
 
-static struct game_dataset *
-dataset_parse(const char *name, const char *text, size_t len, char *err,
-    size_t errlen)
-{
-	return vtmap_parse(name, text, len, err, errlen);
-}
-
-static void
-dataset_free(struct game_dataset *ds)
-{
-	vtmap_free(ds);
-}
-
 static void
 place(struct game_state *s, int r, int c, int *np)
 {
@@ -697,8 +684,8 @@ const struct game game_volt = {
 	.min_seats = SEATS,
 	.max_seats = SEATS,
 	.bots = GAME_BOTS_PERSISTENT,
-	.dataset_parse = dataset_parse,
-	.dataset_free = dataset_free,
+	.dataset_parse = vtmap_parse,
+	.dataset_free = vtmap_free,
 	.start = start,
 	.free_state = free_state,
 	.next_seat = next_seat,

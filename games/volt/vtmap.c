@@ -7,38 +7,13 @@
  */
 #include "games/volt/vtmap.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/log.h"
-
-struct cursor {
-	const char *name;
-	char *err;
-	size_t errlen;
-	int line;
-};
-
-static int
-map_fail(struct cursor *cu, int col, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int
-map_fail(struct cursor *cu, int col, const char *fmt, ...)
-{
-	char msg[200];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	snprintf(cu->err, cu->errlen, "%s:%d:%d: %s", cu->name, cu->line, col,
-	    msg);
-	return -1;
-}
+#include "games/dstext.h"
 
 static bool
 blank(char c)
@@ -48,7 +23,7 @@ blank(char c)
 
 /* A header line: one integer in [lo, hi], blanks around it. */
 static int
-header(struct cursor *cu, const char *l, size_t n, const char *what, int lo,
+header(struct dstext *cu, const char *l, size_t n, const char *what, int lo,
     int hi, int *out)
 {
 	size_t i = 0;
@@ -60,22 +35,22 @@ header(struct cursor *cu, const char *l, size_t n, const char *what, int lo,
 	for (; i < n && l[i] >= '0' && l[i] <= '9' && digits < 6; digits++)
 		v = 10 * v + l[i++] - '0';
 	if (digits == 0)
-		return map_fail(cu, (int)i + 1, "expected the %s (a number)",
+		return dstext_fail(cu, (int)i + 1, "expected the %s (a number)",
 		    what);
 	while (i < n && blank(l[i]))
 		i++;
 	if (i < n)
-		return map_fail(cu, (int)i + 1, "unexpected text after the %s",
-		    what);
+		return dstext_fail(cu, (int)i + 1,
+		    "unexpected text after the %s", what);
 	if (v < lo || v > hi)
-		return map_fail(cu, 1, "the %s must be %d to %d, not %ld",
+		return dstext_fail(cu, 1, "the %s must be %d to %d, not %ld",
 		    what, lo, hi, v);
 	*out = (int)v;
 	return 0;
 }
 
 static int
-cell(struct cursor *cu, struct game_dataset *ds, int r, int c,
+cell(struct dstext *cu, struct game_dataset *ds, int r, int c,
     const char *l, size_t n, size_t *i, int count[2])
 {
 	static const char tokens[] = "EWBFP12";
@@ -84,16 +59,16 @@ cell(struct cursor *cu, struct game_dataset *ds, int r, int c,
 
 	if (l[*i] == '\0' || k == NULL) {
 		if ((unsigned char)l[*i] > ' ' && (unsigned char)l[*i] < 127)
-			return map_fail(cu, col, "expected one of W E B F P1 "
-			    "1 2, not '%c'", l[*i]);
-		return map_fail(cu, col, "expected one of W E B F P1 1 2, "
+			return dstext_fail(cu, col, "expected one of W E B F "
+			    "P1 1 2, not '%c'", l[*i]);
+		return dstext_fail(cu, col, "expected one of W E B F P1 1 2, "
 		    "not byte 0x%02x", (unsigned char)l[*i]);
 	}
 	ds->cell[r][c] = (unsigned char)(k - tokens);
 	(*i)++;
 	if (*k == 'P') {
 		if (*i >= n || l[*i] < '0' || l[*i] > '9')
-			return map_fail(cu, col + 1, "a gate 'P' takes a "
+			return dstext_fail(cu, col + 1, "a gate 'P' takes a "
 			    "digit, its first ability");
 		ds->digit[r][c] = (unsigned char)(l[(*i)++] - '0');
 	}
@@ -103,7 +78,7 @@ cell(struct cursor *cu, struct game_dataset *ds, int r, int c,
 }
 
 static int
-row(struct cursor *cu, struct game_dataset *ds, int r, const char *l,
+row(struct dstext *cu, struct game_dataset *ds, int r, const char *l,
     size_t n, int count[2])
 {
 	size_t i = 0;
@@ -115,21 +90,21 @@ row(struct cursor *cu, struct game_dataset *ds, int r, const char *l,
 		if (i == n)
 			break;
 		if (c == ds->cols)
-			return map_fail(cu, (int)i + 1, "row %d has more than "
-			    "the %d columns", r + 1, ds->cols);
+			return dstext_fail(cu, (int)i + 1, "row %d has more "
+			    "than the %d columns", r + 1, ds->cols);
 		if (cell(cu, ds, r, c++, l, n, &i, count) == -1)
 			return -1;
 	}
 	if (c < ds->cols)
-		return map_fail(cu, (int)i + 1, "row %d has %d cells, not %d",
-		    r + 1, c, ds->cols);
+		return dstext_fail(cu, (int)i + 1,
+		    "row %d has %d cells, not %d", r + 1, c, ds->cols);
 	return 0;
 }
 
 /* One significant line: a header while fewer than 3 were read, then a
  * grid row. */
 static int
-line(struct cursor *cu, struct game_dataset *ds, int *seen, const char *l,
+line(struct dstext *cu, struct game_dataset *ds, int *seen, const char *l,
     size_t n, int count[2])
 {
 	int k = (*seen)++;
@@ -144,7 +119,7 @@ line(struct cursor *cu, struct game_dataset *ds, int *seen, const char *l,
 		return header(cu, l, n, "number of columns", 1, VT_MAX,
 		    &ds->cols);
 	if (k - 3 >= ds->rows)
-		return map_fail(cu, 1, "more rows than the %d stated",
+		return dstext_fail(cu, 1, "more rows than the %d stated",
 		    ds->rows);
 	return row(cu, ds, k - 3, l, n, count);
 }
@@ -154,36 +129,31 @@ vtmap_parse(const char *name, const char *text, size_t len, char *err,
     size_t errlen)
 {
 	struct game_dataset *ds = xcalloc(1, sizeof *ds);
-	struct cursor cu = { name, err, errlen, 0 };
-	const char *p = text, *end = text + len;
+	struct dstext cu;
 	int seen = 0, count[2] = { 0, 0 };
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl != NULL ? nl : end) - p), i = 0;
+	dstext_init(&cu, name, text, len, err, errlen);
+	while (dstext_next_content(&cu, '#') == 0) {
+		size_t i = 0;
 
-		cu.line++;
-		if (n > 0 && p[n - 1] == '\r')
-			n--;
-		while (i < n && blank(p[i]))
+		while (i < cu.llen && blank(cu.ls[i]))
 			i++;
-		if (i < n && p[0] != '#' &&
-		    line(&cu, ds, &seen, p, n, count) == -1)
+		if (i < cu.llen &&
+		    line(&cu, ds, &seen, cu.ls, cu.llen, count) == -1)
 			goto fail;
-		p = nl != NULL ? nl + 1 : end;
 	}
-	cu.line++;
 	if (seen < 3) {
-		map_fail(&cu, 1, "the map ends before its three header lines");
+		dstext_fail(&cu, 1,
+		    "the map ends before its three header lines");
 		goto fail;
 	}
 	if (seen < 3 + ds->rows) {
-		map_fail(&cu, 1, "the map ends after %d of its %d rows",
+		dstext_fail(&cu, 1, "the map ends after %d of its %d rows",
 		    seen - 3, ds->rows);
 		goto fail;
 	}
 	if (count[0] != 2 || count[1] != 2) {
-		map_fail(&cu, 1, "a map has 2 players of each team ('1' and "
+		dstext_fail(&cu, 1, "a map has 2 players of each team ('1' and "
 		    "'2'), this one %d and %d", count[0], count[1]);
 		goto fail;
 	}

@@ -1,13 +1,15 @@
 # The Reversi starter kits: the C++ kit builds the sample reversi.cpp
 # UNCHANGED with the original command line (and again with the original's
 # other spelling, Receive()), and each kit plays 20 games against ai1
-# through the real referee (games/reversi/tools/duel.c): every game must
+# through the real referee (games/tools/duel.c): every game must
 # end by the rules, with passes exchanged on the way, and the greedy
 # samples must beat the random AI.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${ARENA_BINARY_DIR:?ARENA_BINARY_DIR must name the build tree}"
 bots="$ARENA_BINARY_DIR/games/reversi/bots"
+duel="$ARENA_BINARY_DIR/games/tools/duel"
+board="$ARENA_SOURCE_DIR/schedules/reversi/standard.rv"
 kit="$ARENA_SOURCE_DIR/games/reversi/kits"
 command -v g++ > /dev/null || fail "g++ is missing (build-essential)"
 
@@ -24,9 +26,10 @@ grep -q 'Receive()' "$scratch/receive.cpp" || fail "the Receive() variant was no
 series() {
 	local out="$scratch/$1.out" w d l
 
-	"$bots/duel" -v -n 20 -s 1 -t 5000 "$2" "$bots/ai1" > "$out" \
-		2> "$scratch/$1.err" || fail "duel $1 failed"
-	if grep -q "illegal\|fault" "$out" "$scratch/$1.err"; then
+	"$duel" -v -n 20 -s 1 -t 5000 -d "$board" reversi "$2" "$bots/ai1" \
+		> "$out" 2> "$scratch/$1.err" || fail "duel $1 failed"
+	if grep -q "fault" "$out" "$scratch/$1.err" ||
+	    grep '^seed' "$out" | grep -qv ' illegal 0 0 '; then
 		cat "$out" "$scratch/$1.err" >&2
 		fail "$1: a game ended by an illegal move or a fault"
 	fi
@@ -38,7 +41,7 @@ series() {
 
 series cpp "$scratch/bot"
 series cpp_receive "$scratch/bot_receive"
-diff <(cut -d' ' -f1-7 "$scratch/cpp.out") <(cut -d' ' -f1-7 "$scratch/cpp_receive.out") ||
+diff <(cut -d' ' -f1-9 "$scratch/cpp.out") <(cut -d' ' -f1-9 "$scratch/cpp_receive.out") ||
 	fail "Receive() plays differently"
 if command -v python3 > /dev/null; then
 	series python "python3 $kit/python/bot.py"

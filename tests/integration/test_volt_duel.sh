@@ -1,5 +1,5 @@
 # Volt house bots and kits through the real referee and the bot protocol
-# (games/volt/tools/duel.c), no sandbox: the flag holder must beat the
+# (games/tools/duel.c), no sandbox: the flag holder must beat the
 # random walker clearly over 24 games (both sides of each shipped map,
 # fixed seeds; measured when written: 24-0, a holder no better than the
 # walker would win about half), nobody may fault or answer illegally, the
@@ -8,8 +8,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 : "${ARENA_BINARY_DIR:?ARENA_BINARY_DIR must name the build tree}"
 bots="$ARENA_BINARY_DIR/games/volt/bots"
-for f in holder walker kit_c_bot duel; do
-	[ -x "$bots/$f" ] || fail "'$bots/$f' is not built"
+duel="$ARENA_BINARY_DIR/games/tools/duel"
+for f in "$bots/holder" "$bots/walker" "$bots/kit_c_bot" "$duel"; do
+	[ -x "$f" ] || fail "'$f' is not built"
 done
 maps=()
 for m in duel fortress plains; do
@@ -20,10 +21,10 @@ done
 series() {
 	local out="$scratch/$1.out"
 
-	"$bots/duel" -n "$2" -s 100 "${maps[@]}" "$3" "$4" > "$out" \
+	"$duel" -n "$2" -s 100 "${maps[@]}" volt "$3" "$4" > "$out" \
 		2> "$scratch/$1.err" || { cat "$scratch/$1.err" >&2; fail "duel $1 failed"; }
 	[ ! -s "$scratch/$1.err" ] || { cat "$scratch/$1.err" >&2; fail "$1: a bot faulted"; }
-	if grep '^seed' "$out" | grep -qv 'illegal 0 0$'; then
+	if grep '^seed' "$out" | grep -qv ' illegal 0 0 '; then
 		cat "$out" >&2
 		fail "$1: an illegal answer"
 	fi
@@ -45,8 +46,8 @@ if command -v python3 >/dev/null; then
 fi
 
 # Reruns are exact: the same seeds give the same games.
-"$bots/duel" -n 6 -s 100 "${maps[@]}" "$bots/holder" "$bots/walker" |
-	grep '^seed' > "$scratch/again1"
-grep '^seed' "$scratch/holder.out" | head -n 6 > "$scratch/again2"
+"$duel" -n 6 -s 100 "${maps[@]}" volt "$bots/holder" "$bots/walker" |
+	grep '^seed' | cut -d' ' -f1-9 > "$scratch/again1"
+grep '^seed' "$scratch/holder.out" | head -n 6 | cut -d' ' -f1-9 > "$scratch/again2"
 [ -s "$scratch/again1" ] || fail "the rerun played nothing"
 diff -u "$scratch/again2" "$scratch/again1" || fail "a rerun of holder vs walker differs"

@@ -83,20 +83,13 @@ order_moves(uint64_t own, uint64_t opp, uint64_t moves, int *order)
 	int key[32], n = 0;
 
 	for (; moves != 0; moves &= moves - 1) {
-		int sq = __builtin_ctzll(moves), i = n++;
+		int sq = __builtin_ctzll(moves);
 		uint64_t o = own, p = opp;
 
 		rvboard_play(&o, &p, sq);
-		key[i] = rvboard_count(rvboard_moves(p, o)) -
-		    (CORNERS >> sq & 1) * 100 - weight[sq] / 4;
-		for (; i > 0 && key[i - 1] > key[i]; i--) {
-			int k = key[i - 1];
-
-			key[i - 1] = key[i];
-			key[i] = k;
-			order[i] = order[i - 1];
-		}
-		order[i] = sq;
+		n = rvbot_insert(order, key, n, sq,
+		    rvboard_count(rvboard_moves(p, o)) -
+		    (CORNERS >> sq & 1) * 100 - weight[sq] / 4);
 	}
 	return n;
 }

@@ -63,6 +63,20 @@ rvbot_final(uint64_t own, uint64_t opp)
 	return a > b ? a - b + empty : a < b ? a - b - empty : 0;
 }
 
+int
+rvbot_insert(int *order, int *key, int n, int sq, int k)
+{
+	int i = n;
+
+	for (; i > 0 && key[i - 1] > k; i--) {
+		key[i] = key[i - 1];
+		order[i] = order[i - 1];
+	}
+	key[i] = k;
+	order[i] = sq;
+	return n + 1;
+}
+
 struct solver {
 	long nodes, max_nodes;
 };
@@ -82,22 +96,14 @@ solve(struct solver *sv, uint64_t own, uint64_t opp, int alpha, int beta,
 		return passed ? rvbot_final(own, opp) :
 		    -solve(sv, opp, own, -beta, -alpha, 1);
 	for (; moves != 0; moves &= moves - 1) {
-		int sq = __builtin_ctzll(moves), i = n++;
+		int sq = __builtin_ctzll(moves), k = 0;
 		uint64_t o = own, p = opp;
 
-		key[i] = 0;
 		if (64 - rvboard_count(own | opp) > 7) {
 			rvboard_play(&o, &p, sq);
-			key[i] = rvboard_count(rvboard_moves(p, o));
+			k = rvboard_count(rvboard_moves(p, o));
 		}
-		for (; i > 0 && key[i - 1] > key[i]; i--) {
-			int k = key[i - 1];
-
-			key[i - 1] = key[i];
-			key[i] = k;
-			order[i] = order[i - 1];
-		}
-		order[i] = sq;
+		n = rvbot_insert(order, key, n, sq, k);
 	}
 	for (int i = 0; i < n && alpha < beta; i++) {
 		uint64_t o = own, p = opp;

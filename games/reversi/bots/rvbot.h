@@ -44,5 +44,8 @@ int rvbot_final(uint64_t own, uint64_t opp);
  * is none) and its final score. Gives up, returning -2, once it has
  * visited max_nodes positions. */
 int rvbot_solve(uint64_t own, uint64_t opp, long max_nodes, int *score);
+/* Adds sq with key k to order[0..n-1], kept in ascending key order (ties
+ * in insertion order), key[] alongside; returns n + 1. */
+int rvbot_insert(int *order, int *key, int n, int sq, int k);
 
 #endif

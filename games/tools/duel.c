@@ -1,17 +1,19 @@
 /*
- * duel: plays a series of Volt games between two team programs through
- * the real referee (games_find("volt")) and the bot protocol, without the
- * worker or the sandbox: the house bots' strength test and the kits' test
- * use it. Each bot is a child on two pipes; its time is the wall time
- * from writing a request to reading the answer, against a per-game
+ * duel: plays a series of two-seat games of any game in the table between
+ * two bot programs through the real referee (games_find()) and the bot
+ * protocol, without the worker or the sandbox: the house bots' strength
+ * tests and the kits' tests use it. Each bot is a child on two pipes (a
+ * persistent bot, whatever the game's own mode); its time is the wall
+ * time from writing a request to reading the answer, against a per-game
  * budget, and running out, dying or closing its output is a fault.
  *
- *	duel [-n GAMES] [-s SEED] [-t MS] [-v] -d MAP [-d MAP ...] CMD1 CMD2
+ *	duel [-n GAMES] [-s SEED] [-t MS] [-v] -d DATASET [-d DATASET ...]
+ *	    GAME CMD1 CMD2
  *
- * Games 2k and 2k+1 use the same map (the k-th, cycling) from both sides:
- * CMD1 is team 1 in even games, team 2 in odd ones; game i has seed
- * SEED + i. One line per game, then "total W D L" and "illegal N" for
- * CMD1.
+ * Games 2k and 2k+1 use the same dataset (the k-th, cycling) from both
+ * sides: CMD1 is seat 0 in even games, seat 1 in odd ones; game i has
+ * seed SEED + i. One line per game, "seed S scores A B REASON illegal
+ * I J used_ms U V" by seat, then "total W D L" and "illegal N" for CMD1.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -25,7 +27,7 @@
 #include "common/log.h"
 #include "games/game.h"
 
-#define MAX_MAPS	8
+#define MAX_DATASETS	8
 
 struct bot {
 	pid_t pid;
@@ -80,11 +82,15 @@ bot_stop(struct bot *b)
 		fclose(b->in);
 	if (b->out != NULL)
 		fclose(b->out);
-	kill(b->pid, SIGKILL);
-	waitpid(b->pid, NULL, 0);
+	if (b->pid > 0) {
+		kill(b->pid, SIGKILL);
+		waitpid(b->pid, NULL, 0);
+	}
 }
 
-/* One call: -1 when the bot is out of time or gone (a fault). */
+/* One call: -1 when the bot is out of time or gone (a fault). Blocking
+ * reads are fine here: a stalled bot only stalls the test, which has its
+ * own timeout. */
 static int
 bot_call(struct bot *b, const char *request, char *answer, size_t len)
 {
@@ -99,19 +105,14 @@ bot_call(struct bot *b, const char *request, char *answer, size_t len)
 	return b->left_ms < 0 ? -1 : 0;
 }
 
-static int
-play(const struct game *g, const struct game_dataset *ds, char **cmd,
-    uint64_t seed, int64_t ms, int64_t *sc, int *illegal, int verbose)
+/* The turns of one game; the bots are started. */
+static void
+turns(const struct game *g, struct game_state *s, struct bot *bot,
+    uint64_t seed, int verbose)
 {
-	struct game_state *s = g->start(ds, 2, seed);
-	struct bot bot[2] = { { 0 }, { 0 } };
 	char answer[512];
-	int seat, rc = -1;
+	int seat;
 
-	signal(SIGPIPE, SIG_IGN);
-	if (bot_start(&bot[0], cmd[0], ms) == -1 ||
-	    bot_start(&bot[1], cmd[1], ms) == -1)
-		goto fail;
 	while ((seat = g->next_seat(s)) >= 0) {
 		char *v = g->view(s, seat, bot[seat].left_ms);
 		int ok = bot_call(&bot[seat], v, answer, sizeof answer);
@@ -124,14 +125,32 @@ play(const struct game *g, const struct game_dataset *ds, char **cmd,
 			break;
 		}
 		if (verbose)
-			fprintf(stderr, "%c %s\n", 'A' + seat, answer);
+			fprintf(stderr, "%d: %s\n", seat, answer);
 		if (g->apply(s, seat, answer) == GAME_MOVE_ILLEGAL)
-			illegal[seat]++;
+			bot[seat].illegal++;
 	}
+}
+
+static int
+play(const struct game *g, const struct game_dataset *ds, char **cmd,
+    uint64_t seed, int64_t ms, int64_t *sc, int *illegal, int verbose)
+{
+	struct game_state *s = g->start(ds, 2, seed);
+	struct bot bot[2] = { { 0 }, { 0 } };
+	int rc = -1;
+
+	if (bot_start(&bot[0], cmd[0], ms) == -1 ||
+	    bot_start(&bot[1], cmd[1], ms) == -1)
+		goto fail;
+	turns(g, s, bot, seed, verbose);
 	g->scores(s, sc);
-	printf("seed %llu team1 %lld team2 %lld %s illegal %d %d\n",
-	    (unsigned long long)seed, (long long)sc[0], (long long)sc[1],
-	    g->end_reason(s), illegal[0], illegal[1]);
+	printf("seed %llu scores %lld %lld %s illegal %d %d used_ms %lld "
+	    "%lld\n", (unsigned long long)seed, (long long)sc[0],
+	    (long long)sc[1], g->end_reason(s), bot[0].illegal,
+	    bot[1].illegal, (long long)(ms - bot[0].left_ms),
+	    (long long)(ms - bot[1].left_ms));
+	illegal[0] = bot[0].illegal;
+	illegal[1] = bot[1].illegal;
 	rc = 0;
 fail:
 	bot_stop(&bot[0]);
@@ -159,13 +178,22 @@ load(const struct game *g, const char *path)
 	return ds;
 }
 
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: duel [-n GAMES] [-s SEED] [-t MS] [-v] "
+	    "-d DATASET [-d DATASET ...] GAME CMD1 CMD2\n");
+	exit(2);
+}
+
 int
 main(int argc, char **argv)
 {
-	const struct game *g = games_find("volt");
-	struct game_dataset *map[MAX_MAPS];
+	const struct game *g;
+	char *dspath[MAX_DATASETS];
+	struct game_dataset *ds[MAX_DATASETS];
 	long games = 2, seed0 = 1, ms = 20000;
-	int w = 0, d = 0, l = 0, bad = 0, opt, verbose = 0, nmap = 0;
+	int w = 0, d = 0, l = 0, bad = 0, opt, verbose = 0, nds = 0;
 
 	while ((opt = getopt(argc, argv, "n:s:t:d:v")) != -1) {
 		switch (opt) {
@@ -173,25 +201,33 @@ main(int argc, char **argv)
 		case 's': seed0 = atol(optarg); break;
 		case 't': ms = atol(optarg); break;
 		case 'd':
-			if (nmap == MAX_MAPS)
-				fatal("at most %d maps", MAX_MAPS);
-			map[nmap++] = load(g, optarg);
+			if (nds == MAX_DATASETS)
+				fatal("at most %d datasets", MAX_DATASETS);
+			dspath[nds++] = optarg;
 			break;
 		case 'v': verbose = 1; break;
-		default: goto usage;
+		default: usage();
 		}
 	}
-	if (argc - optind != 2 || games < 1 || ms < 1 || nmap == 0)
-		goto usage;
+	if (argc - optind != 3 || games < 1 || ms < 1 || nds == 0)
+		usage();
+	if ((g = games_find(argv[optind])) == NULL)
+		fatal("unknown game '%s' (known: %s)", argv[optind],
+		    games_list());
+	if (g->min_seats > 2 || g->max_seats < 2)
+		fatal("%s is not played by two", g->name);
+	for (int i = 0; i < nds; i++)
+		ds[i] = load(g, dspath[i]);
+	signal(SIGPIPE, SIG_IGN);
 	for (long i = 0; i < games; i++) {
 		char *cmd[2];
 		int64_t sc[2];
-		int me = (int)(i % 2), illegal[2] = { 0, 0 };
+		int me = (int)(i % 2), illegal[2];
 
-		cmd[me] = argv[optind];
-		cmd[!me] = argv[optind + 1];
-		if (play(g, map[(i / 2) % nmap], cmd, (uint64_t)(seed0 + i),
-		    ms, sc, illegal, verbose) == -1)
+		cmd[me] = argv[optind + 1];
+		cmd[!me] = argv[optind + 2];
+		if (play(g, ds[(i / 2) % nds], cmd, (uint64_t)(seed0 + i), ms,
+		    sc, illegal, verbose) == -1)
 			return 1;
 		w += sc[me] > sc[!me];
 		d += sc[me] == sc[!me];
@@ -199,11 +235,7 @@ main(int argc, char **argv)
 		bad += illegal[me];
 	}
 	printf("total %d %d %d\nillegal %d\n", w, d, l, bad);
-	for (int i = 0; i < nmap; i++)
-		g->dataset_free(map[i]);
+	for (int i = 0; i < nds; i++)
+		g->dataset_free(ds[i]);
 	return 0;
-usage:
-	fprintf(stderr, "usage: duel [-n GAMES] [-s SEED] [-t MS] [-v] "
-	    "-d MAP [-d MAP ...] CMD1 CMD2\n");
-	return 2;
 }
