@@ -27,7 +27,7 @@
 #include "common/spec.h"
 #include "common/verdict.h"
 
-#define PROTO_VERSION 2
+#define PROTO_VERSION 3	/* 3: ACK; results kept until acknowledged */
 #define PROTO_MAX_SEATS 8
 /* Heartbeats are cheap and a dead peer should be noticed within seconds
  * on a LAN; a peer silent for PROTO_LIVENESS intervals is gone. */

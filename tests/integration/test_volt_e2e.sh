@@ -65,4 +65,56 @@ grep -q ' WA\| illegal [1-9]' "$scratch/show.out" &&
 "$ARENA" verify --all "$spec" > "$scratch/verify.out" ||
 	{ cat "$scratch/verify.out" >&2; fail "verify found a mismatch"; }
 expect_match "$scratch/verify.out" "^12 games verified, 12 match, 0 do not$"
+
+# Undecided games go to the spare maps: two teams that only stay score
+# nothing and both survive, so each game on the duel map is undecided and
+# is replaced, in the transaction that records it, by one on the first
+# spare; undecided again, by one on the second; undecided on the last
+# spare, it counts as a draw. The replaced games stay, for audit.
+mkdir -p "$scratch/idle"
+cat > "$scratch/idle/idle.sh" <<'SH'
+while read -r word rest; do
+	[ "$word" = step ] && echo "stay, stay"
+done
+SH
+cat > "$scratch/spare.yaml" <<YAML
+tournament: volt spares
+game: volt
+seed: 7
+datasets:
+  - $S/schedules/volt/duel.map
+spare_datasets:
+  - $S/schedules/volt/spare.map
+  - $S/schedules/volt/fortress.map
+entries:
+  - name: idle1
+    folder: $scratch/idle
+    run: sh idle.sh
+  - name: idle2
+    folder: $scratch/idle
+    run: sh idle.sh
+limits:
+  call_ms: 1000
+  game_ms: 60000
+stages:
+  - name: league
+    format: round_robin
+YAML
+"$ARENA" run "$scratch/spare.yaml" --workers 2 > "$scratch/spare.out" \
+    2> "$scratch/spare.err" || { cat "$scratch/spare.err" >&2; fail "arena run of the spares failed"; }
+"$ARENA" export games "$scratch/spare.yaml" --format csv > "$scratch/spare.csv"
+[ "$(grep -c ',fortress.map,idle[12],idle[12],0,0,,undecided$' "$scratch/spare.csv")" -eq 2 ] ||
+	{ cat "$scratch/spare.csv" >&2; fail "expected the 2 counted games on the last spare, drawn"; }
+[ "$(wc -l < "$scratch/spare.csv")" -eq 3 ] ||
+	{ cat "$scratch/spare.csv" >&2; fail "replaced games are counted"; }
+expect_match "$scratch/spare.out" "^ +1 +idle1 +1 +0 +1 +0 +1 "
+first=$(psql "$("$ARENA" db url)" -qAtX -c "SELECT min(g.id) FROM games g
+	JOIN datasets d ON d.id = g.dataset_id WHERE d.name = 'duel.map'
+	AND d.tournament_id = (SELECT id FROM tournaments
+	WHERE name = 'volt spares')")
+"$ARENA" show game "$first" > "$scratch/replaced.out"
+expect_match "$scratch/replaced.out" "undecided: replaced by game [0-9]+"
+"$ARENA" verify --all "$scratch/spare.yaml" > "$scratch/spare.verify" ||
+	{ cat "$scratch/spare.verify" >&2; fail "a spare game does not verify"; }
+expect_no_sandbox_left
 echo "volt e2e: ok"

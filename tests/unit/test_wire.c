@@ -190,13 +190,13 @@ static void
 test_artifact_refusals(void **state)
 {
 	/* [2, 202, "ab", bin "x"]: a short hash. */
-	static const unsigned char shorthash[] = { 0x94, 0x02, 0xcc, 0xca,
+	static const unsigned char shorthash[] = { 0x94, PROTO_VERSION, 0xcc, 0xca,
 	    0xa2, 'a', 'b', 0xc4, 0x01, 'x' };
 	/* [2, 102, bin ...]: a hash as bytes, not text. */
-	static const unsigned char binhash[] = { 0x93, 0x02, 0x66, 0xc4, 0x01,
+	static const unsigned char binhash[] = { 0x93, PROTO_VERSION, 0x66, 0xc4, 0x01,
 	    'x' };
 	/* A bin whose claimed length runs past the end. */
-	static const unsigned char trunc[] = { 0x94, 0x02, 0xcc, 0xca, 0xc0,
+	static const unsigned char trunc[] = { 0x94, PROTO_VERSION, 0xcc, 0xca, 0xc0,
 	    0xc6, 0x7f, 0xff, 0xff, 0xff };
 	/* A seat with neither artifact nor folder. */
 	struct msg m;
@@ -287,13 +287,13 @@ static void
 test_ack_refusals(void **state)
 {
 	/* [2, 203, bin of 12 bytes]: game 1, attempt 1. */
-	unsigned char ok[] = { 0x93, 0x02, 0xcc, 0xcb, 0xc4, 0x0c,
+	unsigned char ok[] = { 0x93, PROTO_VERSION, 0xcc, 0xcb, 0xc4, 0x0c,
 	    0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1 };
 	/* 11 bytes: not a whole (game, attempt). */
-	static const unsigned char odd[] = { 0x93, 0x02, 0xcc, 0xcb, 0xc4,
+	static const unsigned char odd[] = { 0x93, PROTO_VERSION, 0xcc, 0xcb, 0xc4,
 	    0x0b, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0 };
 	/* The ids as a string, not a bin. */
-	static const unsigned char str[] = { 0x93, 0x02, 0xcc, 0xcb, 0xa1,
+	static const unsigned char str[] = { 0x93, PROTO_VERSION, 0xcc, 0xcb, 0xa1,
 	    'x' };
 	struct msg m;
 
@@ -319,21 +319,21 @@ test_ack_refusals(void **state)
 static void
 test_refusals(void **state)
 {
-	static const unsigned char ok[] = { 0x92, 0x02, 0x01 };
+	static const unsigned char ok[] = { 0x92, PROTO_VERSION, 0x01 };
 	static const unsigned char version[] = { 0x92, 0x01, 0x01 };
 	static const unsigned char type[] = { 0x92, 0x01, 0x07 };
-	static const unsigned char count[] = { 0x93, 0x02, 0x01, 0x01 };
-	static const unsigned char ftype[] = { 0x94, 0x02, 0xcc, 0x64, 0x05,
+	static const unsigned char count[] = { 0x93, PROTO_VERSION, 0x01, 0x01 };
+	static const unsigned char ftype[] = { 0x94, PROTO_VERSION, 0xcc, 0x64, 0x05,
 	    0x01 };
-	static const unsigned char nul[] = { 0x94, 0x02, 0x64, 0xa3, 'a', 0,
+	static const unsigned char nul[] = { 0x94, PROTO_VERSION, 0x64, 0xa3, 'a', 0,
 	    'b', 0x01 };
-	static const unsigned char neg[] = { 0x94, 0x02, 0x64, 0xa1, 'a',
+	static const unsigned char neg[] = { 0x94, PROTO_VERSION, 0x64, 0xa1, 'a',
 	    0xff };
 	static const unsigned char map[] = { 0x81, 0x01, 0x01 };
-	static const unsigned char trail[] = { 0x92, 0x02, 0x01, 0x00 };
+	static const unsigned char trail[] = { 0x92, PROTO_VERSION, 0x01, 0x00 };
 	static const unsigned char huge[] = { 0xdd, 0xff, 0xff, 0xff, 0xff };
 	static const unsigned char hugestr[] = { 0xdb, 0xff, 0xff, 0xff, 0xf0 };
-	static const unsigned char flt[] = { 0x92, 0x02, 0xca, 0, 0, 0, 0 };
+	static const unsigned char flt[] = { 0x92, PROTO_VERSION, 0xca, 0, 0, 0, 0 };
 	struct msg m;
 
 	(void)state;
