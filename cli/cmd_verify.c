@@ -55,6 +55,7 @@ verify_counted(const struct db_counted *c)
 	const struct game *g = games_find(c->referee_game);
 	struct replay_outcome o;
 	char err[512], *now;
+	bool same;
 
 	printf("game %" PRId64 " attempt %d: ", c->game, c->attempt);
 	if (g == NULL) {
@@ -66,11 +67,11 @@ verify_counted(const struct db_counted *c)
 		printf("CANNOT VERIFY: %s\n", err);
 		return 1;
 	}
-	printf("%s: %zu moves, scores ", agrees(c, &o) ? "match" : "MISMATCH",
-	    o.calls);
+	same = agrees(c, &o);
+	printf("%s: %zu moves, scores ", same ? "match" : "MISMATCH", o.calls);
 	print_scores(o.scores, (size_t)o.nseats);
 	printf(" (%s)", o.end_reason);
-	if (!agrees(c, &o)) {
+	if (!same) {
 		printf(", recorded ");
 		print_scores(c->scores, c->nseats);
 		printf(" (%s)", c->end_reason);
@@ -82,7 +83,7 @@ verify_counted(const struct db_counted *c)
 		    now);
 	free(now);
 	printf("\n");
-	return agrees(c, &o) ? 0 : 1;
+	return same ? 0 : 1;
 }
 
 static int

@@ -82,6 +82,20 @@ gauntlet_ranked(const struct spec *spec, size_t i, size_t n)
 	return ranked;
 }
 
+/* A stage of one group: it cannot send on more than its n entrants
+ * (what, e.g. " ranked", says which). */
+static bool
+advance_fits(struct spec_loader *ld, size_t i, size_t n, const char *what)
+{
+	const struct spec_stage *s = &ld->spec->stages[i];
+
+	if (s->advance <= n)
+		return true;
+	spec_report(ld, ld->marks[i].advance, "'advance' %zu is larger than "
+	    "the %zu%s entrants of stage '%s'", s->advance, n, what, s->name);
+	return false;
+}
+
 static bool
 check_gauntlet(struct spec_loader *ld, size_t i, size_t n)
 {
@@ -115,13 +129,7 @@ check_gauntlet(struct spec_loader *ld, size_t i, size_t n)
 		    "entrant is an opponent", s->name);
 		return false;
 	}
-	if (s->advance > ranked) {
-		spec_report(ld, ld->marks[i].advance, "'advance' %zu is larger "
-		    "than the %zu ranked entrants of stage '%s'", s->advance,
-		    ranked, s->name);
-		return false;
-	}
-	return ok;
+	return advance_fits(ld, i, ranked, " ranked") && ok;
 }
 
 /* A bound on the games one stage may plan, so a typo cannot fill the
@@ -150,13 +158,7 @@ check_combinations(struct spec_loader *ld, size_t i, size_t n)
 		    SPEC_MAX_MATCHES);
 		return false;
 	}
-	if (s->advance > n) {
-		spec_report(ld, ld->marks[i].advance, "'advance' %zu is larger "
-		    "than the %zu entrants of stage '%s'", s->advance, n,
-		    s->name);
-		return false;
-	}
-	return true;
+	return advance_fits(ld, i, n, "");
 }
 
 static bool
@@ -183,13 +185,7 @@ check_all_vs_all(struct spec_loader *ld, size_t i, size_t n)
 		    "than %d pairs", s->name, n, SPEC_MAX_MATCHES);
 		return false;
 	}
-	if (s->advance > n) {
-		spec_report(ld, ld->marks[i].advance, "'advance' %zu is larger "
-		    "than the %zu entrants of stage '%s'", s->advance, n,
-		    s->name);
-		return false;
-	}
-	return true;
+	return advance_fits(ld, i, n, "");
 }
 
 /* Group sizes and advance for a stage of n entrants; false if wrong. */

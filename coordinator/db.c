@@ -446,12 +446,11 @@ fail:
 	return log_error("cannot store tournament '%s'", spec->name);
 }
 
-/* Database ids of a tournament's entries or datasets, by spec index. */
-static int
-load_ids(struct db *db, const char *sql, const char *tid, int64_t **ids,
-    size_t *n)
+int
+db_query_ids(struct db *db, const char *sql, const char *param,
+    int64_t **ids, size_t *n)
 {
-	const char *params[] = { tid };
+	const char *params[] = { param };
 	PGresult *res = db_query(db, sql, 1, params);
 
 	if (res == NULL)
@@ -649,9 +648,10 @@ db_stage_store(struct db *db, int64_t tournament_id,
 	res = NULL;
 	if (expanded)
 		return db_commit(db);
-	if (load_ids(db, "SELECT id FROM entries WHERE tournament_id = $1 "
+	/* The entries' and datasets' database ids, by spec index. */
+	if (db_query_ids(db, "SELECT id FROM entries WHERE tournament_id = $1 "
 	    "ORDER BY idx", tid.s, &ids.entries, &ids.nentries) < 0 ||
-	    load_ids(db, "SELECT id FROM datasets WHERE tournament_id = $1 "
+	    db_query_ids(db, "SELECT id FROM datasets WHERE tournament_id = $1 "
 	    "ORDER BY idx", tid.s, &ids.datasets, &ids.ndatasets) < 0 ||
 	    store_groups(db, sid.s, ps, &ids) < 0 ||
 	    store_matches(db, sid.s, ps, &ids) < 0)

@@ -36,6 +36,10 @@ PGresult *db_query(struct db *db, const char *sql, int n,
 PGresult *db_query_bin(struct db *db, const char *sql, int n,
     const char *const *params, const int *lengths, int result_format);
 int db_exec(struct db *db, const char *sql, int n, const char *const *params);
+/* Runs sql with one parameter and returns its first column, integers, as
+ * *ids (caller frees) and their number *n. 0, or -1 after logging. */
+int db_query_ids(struct db *db, const char *sql, const char *param,
+    int64_t **ids, size_t *n);
 int db_begin(struct db *db);
 int db_commit(struct db *db);
 /* After a failure inside a transaction; harmless outside one. */

@@ -130,17 +130,9 @@ static int
 game_reruns(struct db *db, const char *const *params,
     struct db_game_detail *d)
 {
-	PGresult *res = db_query(db, "SELECT rerun_id FROM rerun_games "
-	    "WHERE game_id = $1 ORDER BY rerun_id", 1, params);
-
-	if (res == NULL)
-		return -1;
-	d->nreruns = (size_t)PQntuples(res);
-	d->reruns = xcalloc(d->nreruns + 1, sizeof *d->reruns);
-	for (int i = 0; i < PQntuples(res); i++)
-		d->reruns[i] = db_get_i64(res, i, 0);
-	PQclear(res);
-	return 0;
+	return db_query_ids(db, "SELECT rerun_id FROM rerun_games "
+	    "WHERE game_id = $1 ORDER BY rerun_id", params[0], &d->reruns,
+	    &d->nreruns);
 }
 
 int
@@ -205,16 +197,7 @@ int
 db_match_games(struct db *db, int64_t match_id, int64_t **games, size_t *n)
 {
 	struct num mid;
-	const char *params[] = { db_i64(&mid, match_id) };
-	PGresult *res = db_query(db, "SELECT id FROM games WHERE match_id = $1 "
-	    "ORDER BY idx", 1, params);
 
-	if (res == NULL)
-		return -1;
-	*n = (size_t)PQntuples(res);
-	*games = xcalloc(*n + 1, sizeof **games);
-	for (int i = 0; i < (int)*n; i++)
-		(*games)[i] = db_get_i64(res, i, 0);
-	PQclear(res);
-	return 0;
+	return db_query_ids(db, "SELECT id FROM games WHERE match_id = $1 "
+	    "ORDER BY idx", db_i64(&mid, match_id), games, n);
 }

@@ -11,24 +11,6 @@
 #include "common/log.h"
 #include "coordinator/db_internal.h"
 
-static int
-counted_scores(struct db *db, const char *const *params,
-    struct db_counted *c)
-{
-	PGresult *res = db_query(db, "SELECT s.score FROM games g "
-	    "JOIN result_seats s ON s.result_id = g.result_id "
-	    "WHERE g.id = $1 ORDER BY s.seat", 1, params);
-
-	if (res == NULL)
-		return -1;
-	c->nseats = (size_t)PQntuples(res);
-	c->scores = xcalloc(c->nseats + 1, sizeof *c->scores);
-	for (size_t i = 0; i < c->nseats; i++)
-		c->scores[i] = db_get_i64(res, (int)i, 0);
-	PQclear(res);
-	return 0;
-}
-
 int
 db_game_counted(struct db *db, int64_t game_id, struct db_counted *c)
 {
@@ -59,7 +41,10 @@ db_game_counted(struct db *db, int64_t game_id, struct db_counted *c)
 		c->replay = db_get_str(res, 0, 7);
 	}
 	PQclear(res);
-	if (found && counted_scores(db, params, c) < 0) {
+	if (found && db_query_ids(db, "SELECT s.score FROM games g "
+	    "JOIN result_seats s ON s.result_id = g.result_id "
+	    "WHERE g.id = $1 ORDER BY s.seat", params[0], &c->scores,
+	    &c->nseats) < 0) {
 		db_counted_release(c);
 		return -1;
 	}
@@ -84,18 +69,9 @@ db_counted_games(struct db *db, int64_t tournament_id, int64_t **ids,
     size_t *n)
 {
 	struct num tid;
-	const char *params[] = { db_i64(&tid, tournament_id) };
-	PGresult *res = db_query(db, "SELECT g.id FROM games g "
+
+	return db_query_ids(db, "SELECT g.id FROM games g "
 	    "JOIN datasets d ON d.id = g.dataset_id "
 	    "WHERE d.tournament_id = $1 AND g.result_id IS NOT NULL "
-	    "ORDER BY g.id", 1, params);
-
-	if (res == NULL)
-		return -1;
-	*n = (size_t)PQntuples(res);
-	*ids = xcalloc(*n + 1, sizeof **ids);
-	for (size_t i = 0; i < *n; i++)
-		(*ids)[i] = db_get_i64(res, (int)i, 0);
-	PQclear(res);
-	return 0;
+	    "ORDER BY g.id", db_i64(&tid, tournament_id), ids, n);
 }

@@ -353,6 +353,27 @@ export_format_parse(const char *name, enum export_format *out)
 	    "html)", name);
 }
 
+/* sh in format: csv, json, html, or text and markdown blocks. */
+static void
+write_sheet(FILE *out, const struct sheet *sh, enum export_format format,
+    const char *title)
+{
+	switch (format) {
+	case EXPORT_CSV:
+		write_csv(out, sh);
+		break;
+	case EXPORT_JSON:
+		write_json(out, sh);
+		break;
+	case EXPORT_HTML:
+		write_html(out, sh, title);
+		break;
+	default:
+		write_blocks(out, sh, format, title);
+		break;
+	}
+}
+
 int
 export_standings(FILE *out, enum export_format format, const char *title,
     const struct db_standing *rows, size_t n)
@@ -361,20 +382,7 @@ export_standings(FILE *out, enum export_format format, const char *title,
 	    sizeof standing_cols / sizeof standing_cols[0], n, standing_cell,
 	    rows };
 
-	switch (format) {
-	case EXPORT_CSV:
-		write_csv(out, &sh);
-		break;
-	case EXPORT_JSON:
-		write_json(out, &sh);
-		break;
-	case EXPORT_HTML:
-		write_html(out, &sh, title);
-		break;
-	default:
-		write_blocks(out, &sh, format, title);
-		break;
-	}
+	write_sheet(out, &sh, format, title);
 	return finish(out);
 }
 
@@ -398,20 +406,7 @@ export_table(FILE *out, enum export_format format, const char *title,
 	/* stage, group, rank, entry, then numbers only. */
 	for (size_t c = 2; c < t->ncols; c++)
 		numeric[c] = c != 3;
-	switch (format) {
-	case EXPORT_CSV:
-		write_csv(out, &sh);
-		break;
-	case EXPORT_JSON:
-		write_json(out, &sh);
-		break;
-	case EXPORT_HTML:
-		write_html(out, &sh, title);
-		break;
-	default:
-		write_blocks(out, &sh, format, title);
-		break;
-	}
+	write_sheet(out, &sh, format, title);
 	free(numeric);
 	return finish(out);
 }

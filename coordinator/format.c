@@ -53,6 +53,19 @@ format_group_name(size_t index)
 	return xstrdup(buf + i);
 }
 
+struct plan_group *
+format_one_group(struct plan_stage *ps, const size_t *entrants, size_t n)
+{
+	struct plan_group *grp = ps->groups = xcalloc(1, sizeof *ps->groups);
+
+	ps->ngroups = 1;
+	grp->name = format_group_name(0);
+	grp->members = xcalloc(n + 1, sizeof *grp->members);
+	grp->nmembers = n;
+	memcpy(grp->members, entrants, n * sizeof *entrants);
+	return grp;
+}
+
 struct plan_match *
 format_add_match(const struct spec *spec, struct plan_stage *ps, size_t group,
     const size_t *entries, size_t n, size_t ngames)

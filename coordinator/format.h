@@ -34,6 +34,10 @@ struct plan_match *format_add_match(const struct spec *spec,
     struct plan_stage *ps, size_t group, const size_t *entries, size_t n,
     size_t ngames);
 
+/* Gives ps its only group, "A", of the n entrants in their order. */
+struct plan_group *format_one_group(struct plan_stage *ps,
+    const size_t *entrants, size_t n);
+
 /* Group names "A".."Z", "AA", "AB"... Caller owns the result; free(). */
 char *format_group_name(size_t index);
 

@@ -11,7 +11,6 @@
 #include "coordinator/format.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/log.h"
 
@@ -39,19 +38,13 @@ format_all_vs_all(const struct spec *spec, size_t stage,
     const size_t *entrants, size_t n, struct plan_stage *ps)
 {
 	const struct spec_stage *s = &spec->stages[stage];
-	struct plan_group *grp;
 
 	if (n < 2)
 		return log_error("stage '%s': all_vs_all needs 2 entrants, "
 		    "not %zu", s->name, n);
 	if (s->repeat < 1)
 		return log_error("stage '%s': 'repeat' is 0", s->name);
-	grp = ps->groups = xcalloc(1, sizeof *ps->groups);
-	ps->ngroups = 1;
-	grp->name = format_group_name(0);
-	grp->members = xcalloc(n + 1, sizeof *grp->members);
-	grp->nmembers = n;
-	memcpy(grp->members, entrants, n * sizeof *entrants);
+	format_one_group(ps, entrants, n);
 	ps->matches = xcalloc(spec_choose(n, 2) + 1, sizeof *ps->matches);
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i + 1; j < n; j++)

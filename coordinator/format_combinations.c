@@ -10,7 +10,6 @@
 #include "coordinator/format.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "common/log.h"
 
@@ -56,7 +55,6 @@ format_combinations(const struct spec *spec, size_t stage,
 	const struct spec_stage *s = &spec->stages[stage];
 	size_t k = plan_stage_seats(spec, stage), total;
 	size_t pos[PROTO_MAX_SEATS], entries[PROTO_MAX_SEATS];
-	struct plan_group *grp;
 
 	if (k < 2 || k > PROTO_MAX_SEATS || k > n)
 		return log_error("stage '%s': cannot seat %zu of %zu entrants",
@@ -65,12 +63,7 @@ format_combinations(const struct spec *spec, size_t stage,
 	if (total > 1000000)
 		return log_error("stage '%s': %zu subsets are too many",
 		    s->name, total);
-	grp = ps->groups = xcalloc(1, sizeof *ps->groups);
-	ps->ngroups = 1;
-	grp->name = format_group_name(0);
-	grp->members = xcalloc(n + 1, sizeof *grp->members);
-	grp->nmembers = n;
-	memcpy(grp->members, entrants, n * sizeof *entrants);
+	format_one_group(ps, entrants, n);
 	ps->matches = xcalloc(total + 1, sizeof *ps->matches);
 	for (size_t i = 0; i < k; i++)
 		pos[i] = i;

@@ -6,25 +6,16 @@
  */
 #include "coordinator/format.h"
 
-#include <string.h>
-
 #include "common/log.h"
 
 int
 format_final(const struct spec *spec, size_t stage,
     const size_t *entrants, size_t n, struct plan_stage *ps)
 {
-	struct plan_group *grp;
-
 	if (n < 2)
 		return log_error("final '%s' has %zu entrants; it needs at "
 		    "least 2", spec->stages[stage].name, n);
-	grp = ps->groups = xcalloc(1, sizeof *ps->groups);
-	ps->ngroups = 1;
-	grp->name = format_group_name(0);
-	grp->members = xcalloc(n, sizeof *grp->members);
-	grp->nmembers = n;
-	memcpy(grp->members, entrants, n * sizeof *entrants);
+	format_one_group(ps, entrants, n);
 	format_round_robin_matches(spec, ps);
 	return 0;
 }

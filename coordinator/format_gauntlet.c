@@ -50,10 +50,9 @@ format_gauntlet(const struct spec *spec, size_t stage, const size_t *entrants,
 		}
 		opp[k] = (size_t)e;
 	}
-	grp = ps->groups = xcalloc(1, sizeof *ps->groups);
-	ps->ngroups = 1;
-	grp->name = format_group_name(0);
-	grp->members = xcalloc(n + 1, sizeof *grp->members);
+	/* The group ranks the entrants that are not opponents. */
+	grp = format_one_group(ps, entrants, n);
+	grp->nmembers = 0;
 	for (size_t i = 0; i < n; i++)
 		if (!spec_is_opponent(spec, stage, entrants[i]))
 			grp->members[grp->nmembers++] = entrants[i];
